@@ -1,0 +1,64 @@
+"""The `kgreason` command line. Each command lives in its own module and registers itself here."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+from kgreason import __version__
+from kgreason.errors import DataError, KgreasonError
+
+app = typer.Typer(
+    name="kgreason",
+    help="Explainable multi-hop reasoning over knowledge graphs extracted from text.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def _root() -> None:
+    """kgreason: answers, minimal evidence chains and constraints for KG questions (CCKS 2026 layout)."""
+
+
+@app.command()
+def version() -> None:
+    """Print the kgreason version."""
+    typer.echo(__version__)
+
+
+def main() -> None:
+    """Entry point: runs the app; data and configuration problems print a clear message and exit 2."""
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        app(standalone_mode=False)
+    except DataError as exc:
+        for problem in exc.problems:
+            err.print(str(problem), markup=False)
+        err.print(f"{len(exc.problems)} problem(s); nothing was written.", markup=False)
+        sys.exit(2)
+    except KgreasonError as exc:
+        err.print(f"error: {exc}", markup=False)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err.print("interrupted", markup=False)
+        sys.exit(130)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        err.print("aborted", markup=False)
+        sys.exit(1)
+    except Exception as exc:  # click usage errors and the like
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise
+
+
+if __name__ == "__main__":
+    main()

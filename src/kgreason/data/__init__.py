@@ -1,0 +1,1 @@
+"""Task data: typed records, JSON reading/writing, loaders and validation."""

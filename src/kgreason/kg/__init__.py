@@ -1,0 +1,1 @@
+"""Knowledge-graph index, typed values (dates, periods, numbers) and path search."""

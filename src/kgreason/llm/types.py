@@ -1,0 +1,75 @@
+"""The contract between callers (reasoner, judge, benchmarks) and model backends.
+
+Callers always pass a JSON schema and get back either a validated object (`LLMSuccess.value`) or a typed
+`LLMFailure` — never raw text to parse downstream, never an exception for an ordinary model/server problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, runtime_checkable
+
+Role = Literal["system", "user", "assistant"]
+
+FailureKind = Literal[
+    "unavailable",  # backend cannot be reached / model not installed
+    "timeout",  # no answer within the configured time
+    "invalid_json",  # reply was not JSON
+    "schema_mismatch",  # JSON that does not satisfy the schema (wrong enum, missing key, ...)
+    "server_error",  # HTTP error or runtime error inside the backend
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cached: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LLMSuccess:
+    value: Any  # the parsed JSON object, validated against the caller's schema
+    model: str
+    usage: Usage
+    raw_text: str = ""
+    ok: Literal[True] = True
+
+
+@dataclass(frozen=True, slots=True)
+class LLMFailure:
+    kind: FailureKind
+    message: str
+    model: str
+    usage: Usage = Usage()
+    ok: Literal[False] = False
+
+
+LLMResult = LLMSuccess | LLMFailure
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """A model that answers chat messages under a JSON schema."""
+
+    @property
+    def name(self) -> str:
+        """A stable identifier (backend + model), used in traces and cache keys."""
+        ...
+
+    def complete_json(
+        self,
+        messages: list[ChatMessage],
+        schema: dict[str, Any],
+        *,
+        max_tokens: int = 256,
+    ) -> LLMResult:
+        """Answer under `schema` (temperature 0). Returns a validated object or a typed failure."""
+        ...

@@ -1,0 +1,1 @@
+"""Question analysis, candidate search, constraint checking and answer assembly."""

@@ -1,0 +1,1 @@
+"""Entity linking, embeddings and triple relevance scoring."""

@@ -1,0 +1,1 @@
+"""Chinese-first text handling: normalisation for matching."""

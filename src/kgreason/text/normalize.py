@@ -1,0 +1,42 @@
+"""Normalisation used wherever two strings are compared (answers, triples, constraint values, linking).
+
+Rules, applied in this order (documented in docs/scoring.md too):
+1. Unicode NFKC: full-width letters, digits and punctuation become half-width (`Ｆ－３５` -> `F-35`,
+   `３０％` -> `30%`).
+2. Lower case (`F-35A` == `f-35a`).
+3. All whitespace is removed, including inner spaces (`1944 年 6 月 6 日` == `1944年6月6日`) and ideographic
+   spaces.
+4. Punctuation is removed (Unicode categories P*): commas, full stops, quotes `“”‘’"'`, book-title marks `《》〈〉`,
+   brackets, dashes, middle dots, colons. One exception keeps numbers intact: a `.` between two digits is kept
+   (`1.5` stays `1.5`, not `15`).
+Symbols (categories S*: `℃`, `%` after NFKC, `+`, `$`) are kept because they change meaning.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+
+@lru_cache(maxsize=65536)
+def normalize_text(text: str) -> str:
+    """Canonical form of a string for equality tests (see the module docstring for the rules)."""
+    s = unicodedata.normalize("NFKC", text).lower()
+    out: list[str] = []
+    n = len(s)
+    for i, ch in enumerate(s):
+        if ch.isspace():
+            continue
+        cat = unicodedata.category(ch)
+        if cat.startswith("P"):
+            if ch == "." and 0 < i < n - 1 and s[i - 1].isdigit() and s[i + 1].isdigit():
+                out.append(ch)
+            continue
+        if cat.startswith("C"):  # control / format characters such as zero-width spaces
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def normalize_triple(triple: tuple[str, str, str]) -> tuple[str, str, str]:
+    return (normalize_text(triple[0]), normalize_text(triple[1]), normalize_text(triple[2]))
