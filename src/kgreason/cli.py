@@ -34,11 +34,11 @@ def main() -> None:
     """Entry point: runs the app; data and configuration problems print a clear message and exit 2."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
-        app(standalone_mode=False)
+        app()  # standalone mode: usage errors are reported by typer itself, which then exits
     except DataError as exc:
         for problem in exc.problems:
             err.print(str(problem), markup=False)
-        err.print(f"{len(exc.problems)} problem(s); nothing was written.", markup=False)
+        err.print(f"{len(exc.problems)} problem(s).", markup=False)
         sys.exit(2)
     except KgreasonError as exc:
         err.print(f"error: {exc}", markup=False)
@@ -46,18 +46,6 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("interrupted", markup=False)
         sys.exit(130)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        err.print("aborted", markup=False)
-        sys.exit(1)
-    except Exception as exc:  # click usage errors and the like
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
 
 
 if __name__ == "__main__":
