@@ -1,0 +1,1 @@
+"""CLI commands, one module each; every module exposes `register(app)`."""
