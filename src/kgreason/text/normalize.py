@@ -9,13 +9,22 @@ Rules, applied in this order (documented in docs/scoring.md too):
 4. Punctuation is removed (Unicode categories P*): commas, full stops, quotes `“”‘’"'`, book-title marks `《》〈〉`,
    brackets, dashes, middle dots, colons. One exception keeps numbers intact: a `.` between two digits is kept
    (`1.5` stays `1.5`, not `15`).
-Symbols (categories S*: `℃`, `%` after NFKC, `+`, `$`) are kept because they change meaning.
+Symbols (categories S*: `℃`, `+`, `$`) are kept because they change meaning.
+5. Three exceptions to rule 4 and to the symbol rule (added for Chinese answers):
+   - the percent signs `%` and `‰` are kept although Unicode files them as punctuation (`30%` != `30`);
+   - the backtick `` ` `` (a modifier symbol, `｀` after NFKC) is removed like the quotes it stands in for;
+   - the tilde `~` (`～` after NFKC, the usual Chinese range mark) is removed like the dashes `-`, `—` and the wave
+     dash `〜`, so `1939年～1945年`, `1939年〜1945年` and `1939年-1945年` compare equal.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+
+# Rule 5: punctuation that carries meaning, and symbols that are only quote or range marks.
+_KEPT_PUNCTUATION = frozenset("%‰")
+_DROPPED_SYMBOLS = frozenset("`~")
 
 
 @lru_cache(maxsize=65536)
@@ -26,6 +35,11 @@ def normalize_text(text: str) -> str:
     n = len(s)
     for i, ch in enumerate(s):
         if ch.isspace():
+            continue
+        if ch in _KEPT_PUNCTUATION:
+            out.append(ch)
+            continue
+        if ch in _DROPPED_SYMBOLS:
             continue
         cat = unicodedata.category(ch)
         if cat.startswith("P"):
