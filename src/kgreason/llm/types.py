@@ -35,12 +35,26 @@ class Usage:
 
 
 @dataclass(frozen=True, slots=True)
+class Ballot:
+    """One ensemble member's contribution to a vote (see `kgreason.llm.ensemble`)."""
+
+    model: str
+    ok: bool
+    key: str | None = None  # canonical JSON of what the member voted for; None when it failed
+    agrees: bool = False  # voted for the winner
+    failure_kind: FailureKind | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LLMSuccess:
     value: Any  # the parsed JSON object, validated against the caller's schema
     model: str
     usage: Usage
     raw_text: str = ""
     ok: Literal[True] = True
+    # Fraction of models that agree with this value: 1.0 for a single model, winner's votes / members for an ensemble.
+    confidence: float = 1.0
+    ballots: tuple[Ballot, ...] = ()  # one per ensemble member, in member order; empty for a single model
 
 
 @dataclass(frozen=True, slots=True)
