@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 
 from kgreason import __version__
+from kgreason.commands.score import register as register_score
 from kgreason.errors import DataError, KgreasonError
 
 app = typer.Typer(
@@ -28,6 +29,9 @@ def _root() -> None:
 def version() -> None:
     """Print the kgreason version."""
     typer.echo(__version__)
+
+
+register_score(app)
 
 
 def main() -> None:
