@@ -68,7 +68,7 @@ def test_set_f1() -> None:
     # 2 of 3 right, 1 wrong: P = 2/3, R = 2/3, F1 = 2/3
     res = answer_score(["南昌舰", "郑州舰", "福州舰"], gold)
     assert res.kind == "set"
-    assert (res.precision, res.recall) == (pytest.approx(2 / 3), pytest.approx(2 / 3))
+    assert (res.precision, res.recall) == pytest.approx((2 / 3, 2 / 3))
     assert res.score == pytest.approx(2 / 3)
     assert res.em == 0
     # one right: P = 1, R = 1/3, F1 = 2·(1/3)/(4/3) = 0.5
