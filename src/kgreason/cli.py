@@ -9,6 +9,7 @@ from rich.console import Console
 
 from kgreason import __version__
 from kgreason.commands.score import register as register_score
+from kgreason.commands.validate import register as register_validate
 from kgreason.errors import DataError, KgreasonError
 
 app = typer.Typer(
@@ -32,6 +33,7 @@ def version() -> None:
 
 
 register_score(app)
+register_validate(app)
 
 
 def main() -> None:

@@ -1,0 +1,314 @@
+"""Reading each file of the task's layout on its own: every record, every field, every problem.
+
+A reader never raises for bad data. It returns the records it could read (with the label problems use for
+them) and every problem it found, so one run reports all of a file's mistakes rather than the first one.
+Checks that need two files (a question's document, a KG's document, gold vs questions) live in
+`kgreason.data.validate`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from kgreason.data.answers import FieldError, parse_answer_record, parse_level
+from kgreason.data.jsonio import RawRecord, read_records
+from kgreason.data.problems import describe, is_json_lines, label_for
+from kgreason.data.records import AnswerRecord, Document, KGTriple, Level, PathTriple, Question
+from kgreason.errors import DataError, Problem, Severity
+
+T = TypeVar("T")
+
+DOCUMENT_FIELDS: tuple[str, ...] = ("doc_id", "content")
+TRIPLE_FIELDS: tuple[str, ...] = ("triple_id", "sub", "sub_type", "relation", "obj", "obj_type")
+QUESTION_FIELDS: tuple[str, ...] = ("query_id", "doc_id", "question", "difficulty")
+LEVEL_NAMES = "L1, L2 or L3"
+
+
+@dataclass(frozen=True, slots=True)
+class Located(Generic[T]):
+    """A record read from a file, with the label problems use for it (`#3 (query_id=doc_01_001)`)."""
+
+    label: str
+    value: T
+
+
+@dataclass(slots=True)
+class FileResult(Generic[T]):
+    """What one reader made of one file."""
+
+    file: str
+    items: list[Located[T]] = field(default_factory=list)  # well-formed records, duplicates left out
+    problems: list[Problem] = field(default_factory=list)
+    readable: bool = True  # False when the file could not be read or parsed as JSON at all
+    # Every well-formed id seen, including in records that have an error in another field: cross-file checks
+    # use these, so one broken field does not cascade into "unknown id" errors in other files.
+    ids: set[str] = field(default_factory=set)
+    ids_complete: bool = True  # False when some record's own id could not be read
+
+    @property
+    def knows_all_ids(self) -> bool:
+        """Whether "no record has id X" can be said: the file was read and every record's id was readable."""
+        return self.readable and self.ids_complete
+
+    @property
+    def has_errors(self) -> bool:
+        return any(p.severity == "error" for p in self.problems)
+
+    def error(self, message: str, record: str | None = None, field_name: str | None = None) -> None:
+        self.problems.append(Problem(self.file, message, record, field_name, "error"))
+
+    def warning(self, message: str, record: str | None = None, field_name: str | None = None) -> None:
+        self.problems.append(Problem(self.file, message, record, field_name, "warning"))
+
+
+def format_triple(triple: PathTriple | tuple[str, ...]) -> str:
+    """A triple as it is written in the files: `["诺曼底登陆", "指挥官", "艾森豪威尔"]`."""
+    return json.dumps(list(triple), ensure_ascii=False)
+
+
+def _read_raw(path: Path, result: FileResult[Any]) -> list[RawRecord] | None:
+    """The file's records, or None (with the reason recorded) when the file cannot be used at all."""
+    try:
+        return read_records(path)
+    except DataError as exc:
+        result.problems.extend(exc.problems)
+        result.readable = False
+        return None
+
+
+class _Fields:
+    """Reads the fields of one record object, noting each problem instead of stopping at the first."""
+
+    def __init__(self, result: FileResult[Any], label: str, raw: dict[str, Any]) -> None:
+        self._result = result
+        self._label = label
+        self._raw = raw
+        self.ok = True  # False once any field has an error
+
+    def _error(self, name: str, message: str) -> None:
+        self._result.error(message, self._label, name)
+        self.ok = False
+
+    def _string(self, name: str) -> str | None:
+        if name not in self._raw:
+            self._error(name, "missing required field")
+            return None
+        value = self._raw[name]
+        if not isinstance(value, str):
+            hint = f'; write it in quotes, e.g. "{value}"' if isinstance(value, int | float) else ""
+            self._error(name, f"must be text (a JSON string), got {describe(value)}{hint}")
+            return None
+        return value
+
+    def ident(self, name: str) -> str:
+        """An id: required, non-empty; surrounding spaces are dropped (they are never meant)."""
+        value = self._string(name)
+        if value is None:
+            return ""
+        if not value.strip():
+            self._error(name, "is empty; an id is required")
+        return value.strip()
+
+    def text(self, name: str, *, empty: Severity = "error") -> str:
+        """A value kept verbatim, inner and outer spaces included; `empty` says how bad a blank one is."""
+        value = self._string(name)
+        if value is None:
+            return ""
+        if not value.strip():
+            if empty == "error":
+                self._error(name, "is empty; a value is required")
+            else:
+                self._result.warning("is empty", self._label, name)
+        return value
+
+    def level(self, name: str) -> Level:
+        if name not in self._raw:
+            self._error(name, f"missing required field (the difficulty level, {LEVEL_NAMES})")
+            return "L1"
+        try:
+            return parse_level(self._raw[name])
+        except FieldError:
+            self._error(name, f"must be {LEVEL_NAMES}, got {describe(self._raw[name])}")
+            return "L1"
+
+    def unknown(self, known: Iterable[str]) -> None:
+        """Extra fields are ignored, but said once: they are often a misspelt required field."""
+        known_set = set(known)
+        for key in self._raw:
+            if key not in known_set:
+                self._result.warning("unknown field (ignored)", self._label, str(key))
+
+
+def _object_or_error(result: FileResult[Any], raw: RawRecord, label: str, fields: tuple[str, ...]) -> bool:
+    if isinstance(raw.value, dict):
+        return True
+    result.ids_complete = False
+    result.error(f"must be a JSON object with the fields {', '.join(fields)}; got {describe(raw.value)}", label)
+    return False
+
+
+def _note_id(result: FileResult[Any], ident: str) -> None:
+    if ident:
+        result.ids.add(ident)
+    else:
+        result.ids_complete = False
+
+
+def _drop_duplicates(result: FileResult[T], key: Callable[[T], str], id_field: str) -> None:
+    """Keep the first record of each id; every later one is an error that names the first."""
+    first: dict[str, str] = {}
+    kept: list[Located[T]] = []
+    for item in result.items:
+        k = key(item.value)
+        if k in first:
+            result.error(f"duplicate {id_field} {k!r}: already used by record {first[k]}", item.label, id_field)
+            continue
+        first[k] = item.label
+        kept.append(item)
+    result.items = kept
+
+
+def read_documents(path: Path) -> FileResult[Document]:
+    """`document.json`: `{doc_id, content}` records."""
+    result: FileResult[Document] = FileResult(str(path))
+    records = _read_raw(path, result)
+    if records is None:
+        return result
+    if not records:
+        result.error("contains no documents (an empty array)")
+    lines = is_json_lines(records)
+    for raw in records:
+        label = label_for(raw, "doc_id", from_lines=lines)
+        if not _object_or_error(result, raw, label, DOCUMENT_FIELDS):
+            continue
+        f = _Fields(result, label, raw.value)
+        # Reasoning runs on the KG, so a document without text can still be used: a warning.
+        doc = Document(doc_id=f.ident("doc_id"), content=f.text("content", empty="warning"))
+        _note_id(result, doc.doc_id)
+        f.unknown(DOCUMENT_FIELDS)
+        if f.ok:
+            result.items.append(Located(label, doc))
+    _drop_duplicates(result, lambda d: d.doc_id, "doc_id")
+    return result
+
+
+def _looks_like_triple(value: Any) -> bool:
+    return isinstance(value, dict) and any(k in value for k in ("sub", "relation", "obj"))
+
+
+def _what_it_is(value: Any) -> str:
+    if isinstance(value, dict):
+        keys = ", ".join(str(k) for k in list(value)[:8]) or "no fields"
+        return f"an object with the fields {keys}"
+    return describe(value)
+
+
+def read_kg(path: Path) -> FileResult[KGTriple]:
+    """`KG_<doc_id>.json`: `{triple_id, sub, sub_type, relation, obj, obj_type}` records."""
+    result: FileResult[KGTriple] = FileResult(str(path))
+    records = _read_raw(path, result)
+    if records is None:
+        return result
+    expected = ", ".join(TRIPLE_FIELDS)
+    if not records:
+        result.error("contains no triples (an empty array)")
+        return result
+    if not any(_looks_like_triple(r.value) for r in records):
+        # The whole file is something else (questions, documents, bare lists): one message, not one per record.
+        result.error(
+            f"does not hold KG triples: record #0 is {_what_it_is(records[0].value)}; each record must be an "
+            f"object with the fields {expected}",
+            "#0",
+        )
+        return result
+    lines = is_json_lines(records)
+    for raw in records:
+        label = label_for(raw, "triple_id", from_lines=lines)
+        if not _looks_like_triple(raw.value):
+            result.error(f"is not a triple: it is {_what_it_is(raw.value)}; expected an object with {expected}", label)
+            continue
+        f = _Fields(result, label, raw.value)
+        triple = KGTriple(
+            triple_id=f.ident("triple_id"),
+            sub=f.text("sub"),
+            sub_type=f.text("sub_type", empty="warning"),  # a missing category weakens linking, nothing more
+            relation=f.text("relation"),
+            obj=f.text("obj"),
+            obj_type=f.text("obj_type", empty="warning"),
+        )
+        _note_id(result, triple.triple_id)
+        f.unknown(TRIPLE_FIELDS)
+        if f.ok:
+            result.items.append(Located(label, triple))
+    _drop_duplicates(result, lambda t: t.triple_id, "triple_id")
+    _warn_repeated_triples(result)
+    return result
+
+
+def _warn_repeated_triples(result: FileResult[KGTriple]) -> None:
+    """The same (sub, relation, obj) under two ids is harmless for reasoning (it counts once): a warning.
+
+    Compared verbatim, which keeps a 10k-triple KG fast; near-duplicates that differ only in spacing are
+    the gold check's business (it compares normalised text).
+    """
+    first: dict[PathTriple, str] = {}
+    for item in result.items:
+        spo = item.value.spo
+        if spo in first:
+            result.warning(f"the same triple {format_triple(spo)} as record {first[spo]}, under another id", item.label)
+        else:
+            first[spo] = item.label
+
+
+def read_questions(path: Path) -> FileResult[Question]:
+    """`qa.json`: `{query_id, doc_id, question, difficulty}` records."""
+    result: FileResult[Question] = FileResult(str(path))
+    records = _read_raw(path, result)
+    if records is None:
+        return result
+    if not records:
+        result.error("contains no questions (an empty array)")
+    lines = is_json_lines(records)
+    for raw in records:
+        label = label_for(raw, "query_id", from_lines=lines)
+        if not _object_or_error(result, raw, label, QUESTION_FIELDS):
+            continue
+        f = _Fields(result, label, raw.value)
+        question = Question(
+            query_id=f.ident("query_id"),
+            doc_id=f.ident("doc_id"),
+            question=f.text("question"),
+            difficulty=f.level("difficulty"),
+        )
+        _note_id(result, question.query_id)
+        f.unknown(QUESTION_FIELDS)
+        if f.ok:
+            result.items.append(Located(label, question))
+    _drop_duplicates(result, lambda q: q.query_id, "query_id")
+    return result
+
+
+def read_answers(path: Path) -> FileResult[AnswerRecord]:
+    """`qa_answer.json` or `result.json`: answer items, parsed field by field (`parse_answer_record`).
+
+    Items with an error in any field are reported and left out of `items`.
+    """
+    result: FileResult[AnswerRecord] = FileResult(str(path))
+    records = _read_raw(path, result)
+    if records is None:
+        return result
+    if not records:
+        result.error("contains no answer items (an empty array)")
+    for raw in records:
+        parsed = parse_answer_record(raw.value, file=result.file, index=raw.index)
+        result.problems.extend(parsed.problems)
+        _note_id(result, "" if "query_id" in parsed.bad_fields else parsed.record.query_id)
+        if not parsed.errors:
+            label = label_for(raw, "query_id", from_lines=False)
+            result.items.append(Located(label, parsed.record))
+    _drop_duplicates(result, lambda a: a.query_id, "query_id")
+    return result
