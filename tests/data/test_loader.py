@@ -224,3 +224,11 @@ def test_atomic_write_interrupted_mid_file_keeps_old_target(tmp_path: Path, monk
     monkeypatch.undo()
     assert json.loads(target.read_text(encoding="utf-8")) == {"answers": ["艾森豪威尔"]}
     assert os.listdir(tmp_path) == ["result.json"]
+
+
+def test_bundled_sample_loads_with_gold_for_every_question() -> None:
+    dataset, warnings = load_dataset(FIXTURES.parents[1] / "examples" / "sample")
+    assert warnings == []
+    assert {q.difficulty for q in dataset.questions} == {"L1", "L2", "L3"}
+    assert dataset.gold is not None and set(dataset.gold) == {q.query_id for q in dataset.questions}
+    assert set(dataset.kgs) == set(dataset.documents)

@@ -139,9 +139,20 @@ def test_single_answer_file() -> None:
     assert ok.returncode == 0 and "4 answer items" in ok.stdout
     bad = run_validate("tests/fixtures/bad/wrong_type_answers/qa_answer.json")
     assert bad.returncode == 2 and "field 'answers'" in bad.stderr
+    wrong_file = run_validate("tests/fixtures/good/minimal/qa.json")
+    assert wrong_file.returncode == 2 and "qa.json, record #0: does not hold answer items" in wrong_file.stderr
 
 
 def test_help_has_an_example() -> None:
     proc = run_validate("--help")
     assert proc.returncode == 0
     assert "kgreason validate examples/sample" in proc.stdout and "--strict" in proc.stdout
+
+
+def test_bundled_sample_is_valid() -> None:
+    """The sample under examples/sample must stay clean: no error and no warning, gold paths included."""
+    assert (REPO / "examples" / "sample" / "qa_answer.json").is_file(), "examples/sample is missing"
+    proc = run_validate("examples/sample", "--strict")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "OK: no errors, 0 warnings." in proc.stdout

@@ -8,13 +8,14 @@ Checks that need two files (a question's document, a KG's document, gold vs ques
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from kgreason.data.answers import FieldError, parse_answer_record, parse_level
+from kgreason.data.answers import ANSWER_FIELDS, FieldError, parse_answer_record, parse_level
 from kgreason.data.jsonio import RawRecord, read_records
 from kgreason.data.problems import describe, is_json_lines, label_for
 from kgreason.data.records import AnswerRecord, Document, KGTriple, Level, PathTriple, Question
@@ -99,7 +100,8 @@ class _Fields:
             return None
         value = self._raw[name]
         if not isinstance(value, str):
-            hint = f'; write it in quotes, e.g. "{value}"' if isinstance(value, int | float) else ""
+            is_number = isinstance(value, int | float) and not isinstance(value, bool)
+            hint = f'; write it in quotes, e.g. "{value}"' if is_number else ""
             self._error(name, f"must be text (a JSON string), got {describe(value)}{hint}")
             return None
         return value
@@ -136,11 +138,15 @@ class _Fields:
             return "L1"
 
     def unknown(self, known: Iterable[str]) -> None:
-        """Extra fields are ignored, but said once: they are often a misspelt required field."""
-        known_set = set(known)
+        """Extra fields are ignored, but said: they are often a misspelt required field, so say which."""
+        known_list = list(known)
+        missing = [k for k in known_list if k not in self._raw]
         for key in self._raw:
-            if key not in known_set:
-                self._result.warning("unknown field (ignored)", self._label, str(key))
+            if key in known_list:
+                continue
+            close = difflib.get_close_matches(str(key), missing, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            self._result.warning(f"unknown field (ignored){hint}", self._label, str(key))
 
 
 def _object_or_error(result: FileResult[Any], raw: RawRecord, label: str, fields: tuple[str, ...]) -> bool:
@@ -292,6 +298,10 @@ def read_questions(path: Path) -> FileResult[Question]:
     return result
 
 
+def _looks_like_answer(value: Any) -> bool:
+    return isinstance(value, dict) and any(k in value for k in ("answers", "gold_reasoning_paths_main"))
+
+
 def read_answers(path: Path) -> FileResult[AnswerRecord]:
     """`qa_answer.json` or `result.json`: answer items, parsed field by field (`parse_answer_record`).
 
@@ -303,6 +313,15 @@ def read_answers(path: Path) -> FileResult[AnswerRecord]:
         return result
     if not records:
         result.error("contains no answer items (an empty array)")
+    elif not any(_looks_like_answer(r.value) for r in records):
+        # Another file given by mistake (qa.json, a KG): one message, not every field of every record.
+        result.error(
+            f"does not hold answer items: record #0 is {_what_it_is(records[0].value)}; each item must be an object "
+            f"with the fields {', '.join(ANSWER_FIELDS)}",
+            "#0",
+        )
+        result.ids_complete = False
+        return result
     for raw in records:
         parsed = parse_answer_record(raw.value, file=result.file, index=raw.index)
         result.problems.extend(parsed.problems)
