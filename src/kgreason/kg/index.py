@@ -1,0 +1,225 @@
+"""A per-document index of a KG: nodes under normalised names, alias groups, edges in both directions and typed
+values (dates, periods, quantities) of literal nodes.
+
+Node identity is the normalised name (`kgreason.text.normalize.normalize_text`), so `1944 年 6 月 6 日` and
+`1944年6月6日` are one node; each node keeps the spelling the KG uses most (answers are written that way). Triples
+are never rewritten: a path is made of the KG's own `KGTriple`s, in the KG's direction.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+from kgreason.data.records import KGTriple, PathTriple
+from kgreason.kg.values import (
+    DateValue,
+    Period,
+    Quantity,
+    find_period,
+    parse_date,
+    parse_quantity,
+)
+from kgreason.kg.vocab import is_alias_relation
+from kgreason.text.normalize import normalize_text, normalize_triple
+
+NodeKind = Literal["entity", "date", "quantity", "text"]
+
+# KG types that mark literal values (spec: times and places are attribute values); compared normalised.
+DATE_TYPES = frozenset({"时间", "日期", "年份", "时间点", "date", "time"})
+NUMBER_TYPES = frozenset({"数值", "数量", "数字", "number", "quantity", "value"})
+PLACE_TYPES = frozenset({"地点", "位置", "地区", "地名", "location", "place"})
+# Long free text (descriptions) is a value, not an entity one would walk through.
+TEXT_VALUE_MIN_CHARS = 25
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One KG triple seen from one of its ends: `forward` walks sub -> obj, otherwise obj -> sub."""
+
+    triple: KGTriple
+    forward: bool
+
+    @property
+    def src(self) -> str:
+        return normalize_text(self.triple.sub if self.forward else self.triple.obj)
+
+    @property
+    def dst(self) -> str:
+        return normalize_text(self.triple.obj if self.forward else self.triple.sub)
+
+    @property
+    def relation(self) -> str:
+        return self.triple.relation
+
+    @property
+    def is_alias(self) -> bool:
+        return is_alias_relation(self.triple.relation)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    key: str  # normalised name
+    name: str  # the KG's most frequent spelling
+    types: frozenset[str]  # KG types seen for it (sub_type / obj_type), as spelled
+    kind: NodeKind
+    degree: int
+
+
+class KGIndex:
+    """Lookup structure over one document's triples. Build once per document; read-only afterwards."""
+
+    def __init__(self, doc_id: str, triples: Sequence[KGTriple]) -> None:
+        self.doc_id = doc_id
+        self.triples: tuple[KGTriple, ...] = tuple(triples)
+        spellings: dict[str, Counter[str]] = defaultdict(Counter)
+        types: dict[str, set[str]] = defaultdict(set)
+        adjacency: dict[str, list[Edge]] = defaultdict(list)
+        obj_only: set[str] = set()
+        subjects: set[str] = set()
+        for t in self.triples:
+            s, o = normalize_text(t.sub), normalize_text(t.obj)
+            if not s or not o:
+                continue
+            spellings[s][t.sub] += 1
+            spellings[o][t.obj] += 1
+            if t.sub_type.strip():
+                types[s].add(t.sub_type.strip())
+            if t.obj_type.strip():
+                types[o].add(t.obj_type.strip())
+            adjacency[s].append(Edge(t, True))
+            if o != s:
+                adjacency[o].append(Edge(t, False))
+            subjects.add(s)
+            obj_only.add(o)
+        self._adjacency: dict[str, tuple[Edge, ...]] = {k: tuple(v) for k, v in adjacency.items()}
+        nodes: dict[str, Node] = {}
+        for key, counts in spellings.items():
+            name = max(counts.items(), key=lambda kv: (kv[1], -len(kv[0])))[0]
+            node_types = frozenset(types.get(key, ()))
+            kind = _kind(name, node_types, is_subject=key in subjects)
+            nodes[key] = Node(key, name, node_types, kind, len(self._adjacency.get(key, ())))
+        self.nodes: dict[str, Node] = nodes
+        self._alias_groups = _alias_groups(self.triples)
+        self.spo_norm: frozenset[PathTriple] = frozenset(normalize_triple(t.spo) for t in self.triples)
+        self.relations: tuple[str, ...] = tuple(dict.fromkeys(t.relation for t in self.triples))
+
+    # ----------------------------------------------------------------------------------------------- nodes
+    def node(self, name: str) -> Node | None:
+        return self.nodes.get(normalize_text(name))
+
+    def edges(self, key: str) -> tuple[Edge, ...]:
+        """Edges at a node (normalised key), both directions, in KG order."""
+        return self._adjacency.get(key, ())
+
+    def alias_group(self, key: str) -> frozenset[str]:
+        """Keys of the nodes that alias relations join to `key` (including itself)."""
+        return self._alias_groups.get(key, frozenset({key}))
+
+    def name(self, key: str) -> str:
+        node = self.nodes.get(key)
+        return node.name if node else key
+
+    def contains_triple(self, triple: PathTriple) -> bool:
+        return normalize_triple(triple) in self.spo_norm
+
+    # ----------------------------------------------------------------------------------------------- values
+    def date(self, key: str) -> DateValue | None:
+        """The date a literal node spells (bare years allowed when the KG types it as a time)."""
+        return self._dates.get(key)
+
+    def quantity(self, key: str) -> Quantity | None:
+        return self._quantities.get(key)
+
+    def period(self, key: str) -> Period | None:
+        """Start and end of a period node (a war, a campaign) from its 开始时间/结束时间 (or synonyms)."""
+        if key not in self._periods:
+            self._periods[key] = find_period(self.name(key), self._period_triples(key))
+        return self._periods[key]
+
+    def _period_triples(self, key: str) -> list[KGTriple]:
+        keys = self.alias_group(key)
+        out: list[KGTriple] = []
+        for k in keys:
+            out.extend(e.triple for e in self.edges(k))
+        return out
+
+    @cached_property
+    def _periods(self) -> dict[str, Period | None]:
+        return {}
+
+    @cached_property
+    def _dates(self) -> dict[str, DateValue]:
+        out: dict[str, DateValue] = {}
+        for key, node in self.nodes.items():
+            typed = any(normalize_text(t) in DATE_TYPES for t in node.types)
+            v = parse_date(node.name, allow_bare_year=typed)
+            if v is not None:
+                out[key] = v
+        return out
+
+    @cached_property
+    def _quantities(self) -> dict[str, Quantity]:
+        out: dict[str, Quantity] = {}
+        for key, node in self.nodes.items():
+            if key in self._dates:
+                continue
+            q = parse_quantity(node.name)
+            if q is not None and (q.dimension or node.kind == "quantity"):
+                out[key] = q
+        return out
+
+    def value_edges(self, key: str) -> Iterable[Edge]:
+        """Forward edges from `key` to date or quantity literals (its attributes)."""
+        for e in self.edges(key):
+            if e.forward and (e.dst in self._dates or e.dst in self._quantities):
+                yield e
+
+    def is_literal(self, key: str) -> bool:
+        node = self.nodes.get(key)
+        return node is not None and node.kind != "entity"
+
+    def is_place(self, key: str) -> bool:
+        node = self.nodes.get(key)
+        return node is not None and any(normalize_text(t) in PLACE_TYPES for t in node.types)
+
+
+def _kind(name: str, types: frozenset[str], *, is_subject: bool) -> NodeKind:
+    norm_types = {normalize_text(t) for t in types}
+    if norm_types & DATE_TYPES or (not is_subject and parse_date(name) is not None):
+        return "date"
+    q = parse_quantity(name)
+    if norm_types & NUMBER_TYPES or (not is_subject and q is not None and q.dimension):
+        return "quantity"
+    if not is_subject and len(name) >= TEXT_VALUE_MIN_CHARS:
+        return "text"
+    return "entity"
+
+
+def _alias_groups(triples: Iterable[KGTriple]) -> dict[str, frozenset[str]]:
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for t in triples:
+        if is_alias_relation(t.relation):
+            a, b = find(normalize_text(t.sub)), find(normalize_text(t.obj))
+            if a != b:
+                parent[a] = b
+    groups: dict[str, set[str]] = defaultdict(set)
+    for x in list(parent):
+        groups[find(x)].add(x)
+    out: dict[str, frozenset[str]] = {}
+    for members in groups.values():
+        fs = frozenset(members)
+        for m in members:
+            out[m] = fs
+    return out

@@ -1,0 +1,129 @@
+"""Chains of KG edges from a start node, enumerated breadth-first under a beam.
+
+A chain never revisits a node (alias-joined names count as one node) and never walks *through* a date or number
+literal (two events on the same day are not related by that). Its triples are the KG's own, in the KG's
+direction, whichever way the chain walks them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from kgreason.data.records import PathTriple
+from kgreason.kg.index import Edge, KGIndex
+from kgreason.text.normalize import normalize_text
+
+Signature = tuple[tuple[str, bool], ...]  # (normalised relation, forward) per hop
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    start: str  # normalised key of the start node
+    edges: tuple[Edge, ...]
+
+    @property
+    def end(self) -> str:
+        return self.edges[-1].dst if self.edges else self.start
+
+    @property
+    def hops(self) -> int:
+        return len(self.edges)
+
+    @property
+    def nodes(self) -> tuple[str, ...]:
+        return (self.start, *(e.dst for e in self.edges))
+
+    @property
+    def triples(self) -> tuple[PathTriple, ...]:
+        return tuple(e.triple.spo for e in self.edges)
+
+    @property
+    def signature(self) -> Signature:
+        return tuple((normalize_text(e.relation), e.forward) for e in self.edges)
+
+    def extend(self, edge: Edge) -> Chain:
+        return Chain(self.start, (*self.edges, edge))
+
+
+def can_pass_through(index: KGIndex, key: str) -> bool:
+    """Whether a chain may continue from `key` (literals and long texts end a chain)."""
+    return not index.is_literal(key)
+
+
+def expand(index: KGIndex, chain: Chain) -> Iterator[Chain]:
+    """One-hop extensions of `chain` that do not revisit a node or its aliases."""
+    if chain.hops and not can_pass_through(index, chain.end):
+        return
+    seen: set[str] = set()
+    for n in chain.nodes:
+        seen |= index.alias_group(n)
+    for e in index.edges(chain.end):
+        if e.dst in seen:
+            continue
+        yield chain.extend(e)
+
+
+def search_chains(
+    index: KGIndex,
+    starts: list[str],
+    *,
+    max_hops: int,
+    beam: int,
+    prefix_score: Callable[[Chain], float],
+    max_chains: int = 20000,
+) -> list[Chain]:
+    """Every chain of 1..max_hops hops from `starts` whose prefixes stayed in the beam.
+
+    At each depth all extensions of the kept prefixes are returned; only the best `beam` of them (by
+    `prefix_score`) are extended further. `max_chains` bounds the work on hub-heavy KGs.
+    """
+    frontier = [Chain(s, ()) for s in starts if index.edges(s)]
+    out: list[Chain] = []
+    for _depth in range(max_hops):
+        nxt: list[Chain] = []
+        for c in frontier:
+            nxt.extend(expand(index, c))
+            if len(out) + len(nxt) >= max_chains:
+                break
+        if not nxt:
+            break
+        out.extend(nxt)
+        if len(out) >= max_chains:
+            break
+        nxt.sort(key=prefix_score, reverse=True)
+        frontier = [c for c in nxt if can_pass_through(index, c.end)][:beam]
+    return out
+
+
+def follow_signature(index: KGIndex, start: str, signature: Signature) -> list[Chain]:
+    """All chains from `start` with exactly this relation/direction sequence (the members of a set answer)."""
+    chains = [Chain(start, ())]
+    for rel, fwd in signature:
+        nxt: list[Chain] = []
+        for c in chains:
+            if c.hops and not can_pass_through(index, c.end):
+                continue
+            for e in index.edges(c.end):
+                if e.forward == fwd and normalize_text(e.relation) == rel and e.dst not in c.nodes:
+                    nxt.append(c.extend(e))
+        chains = nxt
+    return chains
+
+
+def connect(index: KGIndex, sources: list[str], target: str, *, max_hops: int = 2) -> Chain | None:
+    """A shortest chain from any of `sources` to `target` (or one of its aliases), breadth-first; None if none."""
+    goal = index.alias_group(target)
+    for s in sources:
+        if s in goal:
+            return Chain(s, ())
+    frontier = [Chain(s, ()) for s in sources]
+    for _ in range(max_hops):
+        nxt: list[Chain] = []
+        for c in frontier:
+            for x in expand(index, c):
+                if x.end in goal:
+                    return x
+                nxt.append(x)
+        frontier = [c for c in nxt if can_pass_through(index, c.end)]
+    return None

@@ -1,0 +1,350 @@
+"""Question analysis: answer form, constraints (as checkable values with their verbatim wording), entity roles and
+the words left for relation matching. Pure functions of the question, the linked mentions and the KG index.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Literal
+
+from kgreason.kg.index import KGIndex
+from kgreason.kg.values import DateValue, Quantity, find_dates, find_quantities
+from kgreason.reason.lexicon import (
+    BOOL_WORDS,
+    CAMP_MARKERS,
+    COMPARATIVE_WORDS,
+    COUNT_PATTERNS,
+    NUMBER_QUESTION_PATTERNS,
+    NUMERIC_COMPARATORS,
+    ORDER_WORDS,
+    PERSON_WORDS,
+    PLACE_MARKERS,
+    PLACE_QUESTION_PATTERNS,
+    QUESTION_WORDS,
+    SET_WORDS,
+    TIME_AFTER_WORDS,
+    TIME_BEFORE_WORDS,
+    TIME_QUESTION_PATTERNS,
+    TIME_WITHIN_WORDS,
+)
+from kgreason.reason.link import Mention
+from kgreason.reason.textmap import MappedText
+from kgreason.text.normalize import normalize_text
+
+Form = Literal["entity", "set", "count", "bool", "time", "number", "place", "choice"]
+Role = Literal["camp", "place"]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeWindow:
+    """A time constraint: the KG date checked must stand in `relation` to the bound."""
+
+    text: str  # the constraint value, verbatim (`第二次世界大战期间`, `2010年以后`)
+    relation: str  # 晚于 / 早于 / 处于时期内
+    operand: str  # right operand of the derived triple: the question's date text, or the period node's name
+    date: DateValue | None = None  # a bound given as a date in the question
+    period_key: str | None = None  # a bound given as a period node (start and end in the KG)
+    anchor_key: str | None = None  # a bound given as another node's date (`诺曼底登陆之后`)
+    start: int = 0  # normalised span in the question
+    end: int = 0
+    hint: str = ""  # words naming the anchor's date (`开幕`, `具备初始作战能力`)
+
+
+@dataclass(frozen=True, slots=True)
+class NumericThreshold:
+    text: str  # `射程超过1000公里`
+    attribute: str  # `射程`, "" when the question names none
+    relation: str  # 数值大于 / 数值不小于 / ...
+    operand: str  # `1000公里`, verbatim
+    quantity: Quantity
+    start: int = 0
+    end: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class OrderSpec:
+    text: str  # `最早`
+    aspect: str  # "time" or "quantity"
+    direction: str  # "min" or "max"
+    context: str  # normalised words around it (`服役`, `射程`) that name the attribute compared
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    question: str
+    mapped: MappedText
+    mentions: tuple[Mention, ...]
+    form: Form
+    person: bool  # the answer is a person (谁 / 哪位)
+    type_word: str  # the noun the question asks for (`驱逐舰` in `哪艘驱逐舰`), normalised, "" when none
+    times: tuple[TimeWindow, ...]
+    numerics: tuple[NumericThreshold, ...]
+    order: OrderSpec | None
+    comparative: tuple[str, str] | None  # (aspect, direction) of a which-of-two question
+    comparative_text: str  # its comparison phrase, verbatim (`射程更远`), "" when none
+    roles: dict[str, Role] = field(default_factory=dict)  # mention key -> role marked by a preceding word
+    residual: str = ""  # normalised words left for relation matching, segments joined by "|"
+
+    def mention_keys(self) -> list[str]:
+        return list(dict.fromkeys(m.key for m in self.mentions))
+
+
+def _has_any(text: str, words: tuple[str, ...]) -> bool:
+    return any(w in text for w in words)
+
+
+def detect_form(nq: str, mentions: list[Mention]) -> tuple[Form, tuple[str, str] | None]:
+    """The answer form from the normalised question (see docs/annotation.md for the answer_type of each)."""
+    comparative = _comparative(nq, mentions)
+    if _has_any(nq, BOOL_WORDS) or re.search(r"吗$", nq):
+        return "bool", None
+    if comparative is not None:
+        return "choice", comparative[:2]
+    if any(re.search(p, nq) for p in COUNT_PATTERNS):
+        return "count", None
+    if any(re.search(p, nq) for p in TIME_QUESTION_PATTERNS):
+        return "time", None
+    if _has_any(nq, SET_WORDS):
+        return "set", None
+    if any(re.search(p, nq) for p in PLACE_QUESTION_PATTERNS):
+        return "place", None
+    if any(re.search(p, nq) for p in NUMBER_QUESTION_PATTERNS):
+        return "number", None
+    return "entity", None
+
+
+def _comparative(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int] | None:
+    """`A和B哪个更早` / `A与B谁的射程更远`: two mentions joined by a conjunction, then a comparison word.
+
+    Returns (aspect, direction, start, end): the normalised span of the comparison phrase (`射程更远`,
+    `先沉没`, `更早`) that the `order` constraint quotes.
+    """
+    qm = re.search(r"哪一?(?:个|艘|架|款|型|种|方|位|支|次)?|谁", nq)
+    if not qm:
+        return None
+    ordered = sorted(mentions, key=lambda m: m.start)
+    for a, b in pairwise(ordered):
+        between = nq[a.end : b.start]
+        if between not in ("和", "与", "及", "还是", "或", "跟", "同", "、", "以及") or a.key == b.key:
+            continue
+        tail_start = max(b.end, qm.end()) if qm.start() >= b.end else b.end
+        tail = nq[tail_start:]
+        for word in sorted(COMPARATIVE_WORDS, key=len, reverse=True):
+            i = tail.find(word)
+            if i < 0:
+                continue
+            aspect, direction = COMPARATIVE_WORDS[word]
+            seg = tail[:i]
+            seg = seg.split("的")[-1] if "的" in seg else seg
+            seg = re.sub(r"^(?:相比|比较|相较|而言|中|之中)+", "", seg)
+            if seg.endswith("得") or not re.fullmatch(r"[\u4e00-\u9fffA-Za-z0-9]*", seg):
+                seg = ""
+            end = tail_start + i + len(word)
+            if len(word) == 1:  # `先沉没`: a one-character adverb quotes the verb after it
+                m = re.match(r"[\u4e00-\u9fff]{1,4}", nq[end:])
+                if m:
+                    end += len(m.group(0))
+            start = tail_start + i - len(seg)
+            return aspect, direction, start, end
+    return None
+
+
+def _type_word(nq: str) -> str:
+    m = re.search(
+        r"(?:哪(?:一)?(?:个|位|艘|架|款|型|种|支|些|家|名|国|座|条|辆|部)?|什么|何种)([^的是在于了吗呢？?，,。]{1,6})",
+        nq,
+    )
+    if not m:
+        return ""
+    word = m.group(1)
+    for qw in ("是", "的", "在"):
+        word = word.split(qw)[0]
+    return word
+
+
+def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> list[TimeWindow]:
+    nq = q.norm
+    out: list[TimeWindow] = []
+    dates = find_dates(q.original)
+    used: set[int] = set()
+    norm_pos = {o: i for i, o in reversed(list(enumerate(q.origin)))}  # original index -> first normalised index
+    for i, d in enumerate(dates):
+        if i in used:
+            continue
+        ns = norm_pos.get(d.start, 0)
+        ne = _norm_end(q, d.end)
+        after = nq[ne:]
+        # a span: `2010年至2015年`
+        span_m = re.match(r"(至|到|-|—)", after)
+        if span_m and i + 1 < len(dates):
+            nxt = dates[i + 1]
+            nns = norm_pos.get(nxt.start, 0)
+            if nns == ne + len(span_m.group(1)):
+                used.add(i + 1)
+                ne2 = _norm_end(q, nxt.end)
+                word = _match_word(nq[ne2:], ("期间", "之间", "间"))
+                end = ne2 + len(word)
+                text = q.verbatim(ns, end)
+                operand = q.verbatim(ns, ne2)
+                out.append(TimeWindow(text, "处于时期内", operand, date=None, start=ns, end=end))
+                continue
+        word = _match_word(after, TIME_AFTER_WORDS)
+        relation = "晚于"
+        if not word:
+            word = _match_word(after, TIME_BEFORE_WORDS)
+            relation = "早于"
+        if not word:
+            word = _match_word(after, TIME_WITHIN_WORDS)
+            relation = "处于时期内"
+        end = ne + len(word)
+        out.append(TimeWindow(q.verbatim(ns, end), relation, d.text, date=d.value, start=ns, end=end))
+    taken = [(t.start, t.end) for t in out]
+    for m in mentions:
+        if any(a <= m.start < b for a, b in taken):
+            continue
+        after = nq[m.end :]
+        # `X期间` / `X演习期间`: a period (a few words may sit between the name and 期间)
+        pm = re.match(r"([\u4e00-\u9fff]{0,3}?)(期间|时期)", after)
+        if pm:
+            end = m.end + pm.end()
+            key = m.key
+            out.append(
+                TimeWindow(q.verbatim(m.start, end), "处于时期内", index.name(key), None, key, None, m.start, end)
+            )
+            continue
+        # `X开幕之前` / `X具备初始作战能力之后`: another node's date is the bound
+        am = re.match(r"([^，。,；;？?、]{0,12}?)(之后|以后|之前|以前)", after) or re.match(r"()(后|前)", after)
+        if am and any(index.date(e.dst) for e in index.value_edges(m.key)):
+            relation = "晚于" if am.group(2) in ("之后", "以后", "后") else "早于"
+            end = m.end + am.end()
+            out.append(
+                TimeWindow(q.verbatim(m.start, end), relation, "", None, None, m.key, m.start, end, hint=am.group(1))
+            )
+    return out
+
+
+def _norm_end(q: MappedText, orig_end: int) -> int:
+    """Normalised index just past the characters of original[:orig_end]."""
+    i = 0
+    while i < len(q.origin) and q.origin[i] < orig_end:
+        i += 1
+    return i
+
+
+def _match_word(text: str, words: tuple[str, ...]) -> str:
+    for w in sorted(words, key=len, reverse=True):
+        if text.startswith(w):
+            return w
+    return ""
+
+
+def _numerics(q: MappedText, index: KGIndex) -> list[NumericThreshold]:
+    nq = q.norm
+    out: list[NumericThreshold] = []
+    rel_names = sorted({normalize_text(r) for r in index.relations if r}, key=len, reverse=True)
+    for qm in find_quantities(q.original):
+        ns = next((i for i, o in enumerate(q.origin) if o >= qm.start), len(nq))
+        ne = _norm_end(q, qm.end)
+        before = nq[:ns]
+        comparator = ""
+        for w in sorted(NUMERIC_COMPARATORS, key=len, reverse=True):
+            if before.endswith(w):
+                comparator = w
+                break
+        suffix = _match_word(nq[ne:], ("以上", "以下", "以内"))
+        if not comparator and not suffix:
+            continue
+        relation = NUMERIC_COMPARATORS[suffix] if suffix and comparator in ("", "达", "达到", "为") else ""
+        relation = relation or NUMERIC_COMPARATORS[comparator]
+        cstart = ns - len(comparator)
+        head = nq[:cstart]
+        attribute = next((r for r in rel_names if len(r) >= 2 and head.endswith(r)), "")
+        if not attribute:
+            m = re.search(r"([\u4e00-\u9fff]{2,4})$", head)
+            attribute = m.group(1) if m else ""
+            for stop in ("的", "且", "并", "和", "是"):
+                attribute = attribute.split(stop)[-1]
+        start = cstart - len(attribute)
+        end = ne + len(suffix)
+        out.append(NumericThreshold(q.verbatim(start, end), attribute, relation, qm.text, qm.value, start, end))
+    return out
+
+
+def _order(nq: str, mentions: list[Mention]) -> OrderSpec | None:
+    for word in sorted(ORDER_WORDS, key=len, reverse=True):
+        i = nq.find(word)
+        while i >= 0 and any(m.start <= i < m.end for m in mentions):
+            i = nq.find(word, i + 1)
+        if i >= 0:
+            aspect, direction = ORDER_WORDS[word]
+            context = nq[max(0, i - 4) : i] + "|" + nq[i + len(word) : i + len(word) + 4]
+            return OrderSpec(word, aspect, direction, context)
+    return None
+
+
+def _roles(nq: str, mentions: list[Mention], index: KGIndex) -> dict[str, Role]:
+    roles: dict[str, Role] = {}
+    for m in mentions:
+        before = nq[: m.start]
+        if any(before.endswith(w) for w in CAMP_MARKERS):
+            roles[m.key] = "camp"
+        elif index.is_place(m.key) and any(before.endswith(w) for w in PLACE_MARKERS):
+            roles[m.key] = "place"
+    return roles
+
+
+def _residual(nq: str, spans: list[tuple[int, int]]) -> str:
+    keep = [True] * len(nq)
+    for a, b in spans:
+        for i in range(max(0, a), min(len(nq), b)):
+            keep[i] = False
+    text = "".join(ch if k else "|" for ch, k in zip(nq, keep, strict=True))
+    for w in sorted(QUESTION_WORDS, key=len, reverse=True):
+        text = text.replace(w, "|")
+    return "|".join(s for s in text.split("|") if s)
+
+
+def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGIndex) -> Analysis:
+    nq = q.norm
+    times = _time_windows(q, mentions, index)
+    numerics = _numerics(q, index)
+    # A mention that is only part of a time window or a threshold is not a key entity.
+    window_spans = [(t.start, t.end) for t in times] + [(n.start, n.end) for n in numerics]
+    kept = [
+        m
+        for m in mentions
+        if not any(a <= m.start and m.end <= b for a, b in window_spans)
+        or any(t.period_key == m.key or t.anchor_key == m.key for t in times)
+    ]
+    form, comparative = detect_form(nq, kept)
+    comp_full = _comparative(nq, kept) if form == "choice" else None
+    comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
+    order = _order(nq, list(mentions)) if form != "choice" else None
+    spans = [(m.start, m.end) for m in kept] + window_spans
+    if order is not None:
+        i = nq.find(order.text)
+        spans.append((i, i + len(order.text)))
+    roles = _roles(nq, kept, index)
+    for m in kept:  # the marker word of a side / place constraint is not a relation word of the chain
+        if m.key in roles:
+            for w in sorted(CAMP_MARKERS + PLACE_MARKERS, key=len, reverse=True):
+                if nq[: m.start].endswith(w):
+                    spans.append((m.start - len(w), m.start))
+                    break
+    return Analysis(
+        question=question,
+        mapped=q,
+        mentions=tuple(kept),
+        form=form,
+        person=_has_any(nq, PERSON_WORDS),
+        type_word=_type_word(nq),
+        times=tuple(times),
+        numerics=tuple(numerics),
+        order=order,
+        comparative=comparative,
+        comparative_text=comparative_text,
+        roles=roles,
+        residual=_residual(nq, spans),
+    )

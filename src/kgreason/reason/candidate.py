@@ -1,0 +1,49 @@
+"""The record passed from candidate generation to choice and assembly."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kgreason.data.records import PathTriple
+from kgreason.kg.paths import Chain
+from kgreason.reason.checks import Check
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One possible answer with the evidence that supports it.
+
+    `main` is the ordered main path (chains first, then each check's triples followed by its derived triples);
+    `alts` are further sufficient paths. `answer_keys` are node keys (empty for yes/no and counts).
+    """
+
+    answers: tuple[str, ...]
+    answer_keys: tuple[str, ...]
+    answer_type: str
+    main: tuple[PathTriple, ...]
+    score: float
+    chains: tuple[Chain, ...] = ()
+    checks: tuple[Check, ...] = ()
+    alts: tuple[tuple[PathTriple, ...], ...] = ()
+    origin: str = "chain"  # which builder made it: chain / bool / choice / order
+    features: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def constraint_checks(self) -> tuple[Check, ...]:
+        return self.checks
+
+
+def dedupe(triples: list[PathTriple] | tuple[PathTriple, ...]) -> tuple[PathTriple, ...]:
+    return tuple(dict.fromkeys(triples))
+
+
+def ordered_path(chains: list[Chain], checks: list[Check]) -> tuple[PathTriple, ...]:
+    """The annotation's order: chain triples first (one chain per answer member), then each check's KG triples
+    followed by its derived comparison triples."""
+    out: list[PathTriple] = []
+    for c in chains:
+        out.extend(c.triples)
+    for chk in checks:
+        out.extend(chk.triples)
+        out.extend(chk.derived)
+    return dedupe(out)

@@ -1,0 +1,207 @@
+"""Constraint checks of one candidate chain against the question's constraints.
+
+Each check says whether the constraint holds, which KG triples it rests on and which derived comparison triples
+(`晚于`, `处于时期内`, `数值大于`, ...) it justifies. Derived triples are only emitted for comparisons computed
+here and found true; the assembler verifies them again with `check_derived_triple`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from kgreason.data.records import PathTriple
+from kgreason.kg.index import Edge, KGIndex
+from kgreason.kg.paths import Chain, connect
+from kgreason.kg.values import DateValue, Period, compare_quantities, date_holds, parse_date
+from kgreason.reason.analysis import Analysis, NumericThreshold, TimeWindow
+from kgreason.reason.scoring import PLACE_RELATION_HINTS, relation_match
+from kgreason.text.normalize import normalize_text
+
+CheckKind = Literal["time", "numeric", "entity"]
+# Relations whose value is "the" time of an event: preferred when the question names no time relation.
+GENERIC_TIME_RELATIONS = frozenset({"时间", "发生时间", "日期", "发生日期", "开始时间", "爆发时间"})
+CAMP_RELATION_HINTS = ("隶属", "属于", "所属", "阵营", "国籍", "国家", "加入", "归属", "一方", "成员", "盟")
+CAMP_TYPE_HINTS = ("国家", "组织", "联盟", "阵营", "集团", "同盟", "政府", "政权", "军队")
+PLACE_TYPE_WORDS = ("地点", "地区", "位置", "城市", "港口", "基地", "海域", "岛", "地名", "省")
+TYPE_RELATION_HINTS = ("类型", "种类", "类别", "型号", "舰种", "级别", "舰级", "型别", "机种", "类")
+NEGATION = {
+    "数值大于": "数值不大于",
+    "数值小于": "数值不小于",
+    "数值不小于": "数值小于",
+    "数值不大于": "数值大于",
+    "晚于": "早于",
+    "早于": "晚于",
+    "处于时期内": "不处于时期内",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    kind: CheckKind
+    key: str | None  # the constraints-dict key it stands for (time / numeric / camp / place), None if none
+    value: str  # the question's wording
+    ok: bool | None  # None: could not be decided (no value in the KG to compare)
+    triples: tuple[PathTriple, ...] = ()  # KG triples the check reads
+    derived: tuple[PathTriple, ...] = ()  # derived comparison triples that hold
+    alt: tuple[PathTriple, ...] = ()  # long form for an alternative path (处于时期内 via 开始时间/结束时间)
+    note: str = ""
+
+
+def _priority_nodes(chain: Chain) -> list[str]:
+    """Where a constraint is looked for: the answer first, then the key entity, then the bridges."""
+    nodes = list(chain.nodes)
+    order = [nodes[-1], nodes[0], *nodes[1:-1]]
+    return list(dict.fromkeys(order))
+
+
+def _time_edges(index: KGIndex, chain: Chain) -> list[tuple[int, Edge, DateValue]]:
+    out: list[tuple[int, Edge, DateValue]] = []
+    for rank, n in enumerate(_priority_nodes(chain)):
+        for e in index.value_edges(n):
+            d = index.date(e.dst)
+            if d is not None:
+                out.append((rank, e, d))
+    return out
+
+
+def _bound(
+    index: KGIndex, w: TimeWindow, question_norm: str
+) -> tuple[DateValue | Period | None, str, PathTriple | None]:
+    """The window's bound as a comparable value, the operand to write, and a KG triple it comes from."""
+    if w.date is not None:
+        return w.date, w.operand, None
+    if w.period_key is not None:
+        p = index.period(w.period_key)
+        if p is None:
+            d = parse_date(index.name(w.period_key))  # a period node named like a date (`20世纪90年代`)
+            return d, index.name(w.period_key), None
+        return p, index.name(w.period_key), None
+    if w.anchor_key is not None:
+        best: tuple[float, Edge, DateValue] | None = None
+        for e in index.value_edges(w.anchor_key):
+            d = index.date(e.dst)
+            if d is None:
+                continue
+            s = relation_match(e.relation, normalize_text(w.hint) or question_norm).score + (
+                0.2 if normalize_text(e.relation) in GENERIC_TIME_RELATIONS else 0.0
+            )
+            if best is None or s > best[0]:
+                best = (s, e, d)
+        if best is not None:
+            return best[2], index.name(best[1].dst), best[1].triple.spo
+    if w.operand:
+        return parse_date(w.operand), w.operand, None
+    return None, w.operand, None
+
+
+def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) -> Check:
+    qn = analysis.mapped.norm
+    bound, operand, bound_triple = _bound(index, w, qn)
+    edges = _time_edges(index, chain)
+    if bound is None or not edges or not operand:
+        return Check("time", "time", w.text, None, note="no date to compare" if bound else "bound unknown")
+    residual = analysis.residual
+
+    def rank(item: tuple[int, Edge, DateValue]) -> tuple[float, bool, int]:
+        r, e, d = item
+        rel = relation_match(e.relation, residual).score
+        if normalize_text(e.relation) in GENERIC_TIME_RELATIONS:
+            rel += 0.2
+        return (rel, date_holds(w.relation, d, bound), -r)
+
+    _, edge, date = max(edges, key=rank)
+    holds = date_holds(w.relation, date, bound)
+    value_triple = edge.triple.spo
+    date_name = edge.triple.obj if edge.forward else edge.triple.sub
+    triples: list[PathTriple] = [value_triple]
+    if bound_triple is not None:
+        triples.append(bound_triple)
+    derived: list[PathTriple] = []
+    alt: list[PathTriple] = []
+    if holds and normalize_text(date_name) != normalize_text(operand):
+        derived.append((date_name, w.relation, operand))
+        if isinstance(bound, Period) and w.relation == "处于时期内":
+            alt = _long_form(value_triple, date_name, date, bound)
+    elif not holds:
+        neg = NEGATION.get(w.relation)
+        if neg and date_holds(neg, date, bound):
+            derived.append((date_name, neg, operand))
+    return Check("time", "time", w.text, holds, tuple(triples), tuple(derived), tuple(alt))
+
+
+def _long_form(value_triple: PathTriple, date_name: str, date: DateValue, p: Period) -> list[PathTriple]:
+    """The spec's alternative: the date, the period's start and end triples, then 晚于 start and 早于 end."""
+    out: list[PathTriple] = [value_triple]
+    if p.start_triple is None or p.end_triple is None:
+        return []
+    out += [p.start_triple, p.end_triple]
+    if date_holds("晚于", date, p.start):
+        out.append((date_name, "晚于", p.start_triple[2]))
+    if date_holds("早于", date, p.end):
+        out.append((date_name, "早于", p.end_triple[2]))
+    return out
+
+
+def check_numeric(index: KGIndex, chain: Chain, t: NumericThreshold) -> Check:
+    best: tuple[tuple[float, int], Edge] | None = None
+    for rank, n in enumerate(_priority_nodes(chain)):
+        for e in index.value_edges(n):
+            q = index.quantity(e.dst)
+            if q is None or compare_quantities("数值等于", q, t.quantity) is None:
+                continue
+            rel = relation_match(e.relation, normalize_text(t.attribute)).score if t.attribute else 0.0
+            key = (rel, -rank)
+            if best is None or key > best[0]:
+                best = (key, e)
+    if best is None:
+        return Check("numeric", "numeric", t.text, None, note="no value of that dimension")
+    edge = best[1]
+    q = index.quantity(edge.dst)
+    assert q is not None
+    holds = bool(compare_quantities(t.relation, q, t.quantity))
+    value_name = edge.triple.obj
+    derived: list[PathTriple] = []
+    if holds:
+        derived.append((value_name, t.relation, t.operand))
+    else:
+        neg = NEGATION.get(t.relation)
+        if neg and compare_quantities(neg, q, t.quantity):
+            derived.append((value_name, neg, t.operand))
+    return Check("numeric", "numeric", t.text, holds, (edge.triple.spo,), tuple(derived))
+
+
+def entity_role(index: KGIndex, key: str, via: Chain | None, marked: str | None) -> str | None:
+    """The constraints-dict key of an entity constraint: marked by the question, else from the node's type or the
+    relation that connects it."""
+    if marked:
+        return marked
+    node = index.nodes.get(key)
+    if via is not None and any(any(h in e.relation for h in TYPE_RELATION_HINTS) for e in via.edges):
+        return "type"
+    types = " ".join(node.types) if node else ""
+    rels = " ".join(e.relation for e in via.edges) if via else ""
+    place_like = (
+        index.is_place(key) or any(h in types for h in PLACE_TYPE_WORDS) or any(h in rels for h in PLACE_RELATION_HINTS)
+    )
+    if place_like and not any(h in rels for h in CAMP_RELATION_HINTS):
+        return "place"
+    if any(h in rels for h in CAMP_RELATION_HINTS) or any(h in types for h in CAMP_TYPE_HINTS):
+        return "camp"
+    return None
+
+
+def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str | None) -> Check:
+    """The answer (or another node of the chain) must be connected to the mentioned entity `key`."""
+    nodes = _priority_nodes(chain)
+    via = connect(index, nodes[:1], key, max_hops=1) or connect(index, nodes, key, max_hops=1)
+    if via is None:
+        via = connect(index, nodes[:1], key, max_hops=2)
+    role = entity_role(index, key, via, marked)
+    if via is None:
+        return Check("entity", role, text, False, note="not connected")
+    return Check("entity", role, text, True, via.triples)
+
+
+def marked_role(analysis: Analysis, key: str) -> str | None:
+    return analysis.roles.get(key)

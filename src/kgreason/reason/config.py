@@ -1,0 +1,65 @@
+"""`ReasonerConfig`: every knob of the reasoner, with its default and what it does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kgreason.errors import KgreasonError
+from kgreason.reason.scoring import Weights
+
+
+@dataclass(frozen=True, slots=True)
+class ReasonerConfig:
+    """Configuration of `kgreason run` / `Reasoner`.
+
+    Search:
+        max_hops: longest chain searched from a question's entity (1-4; the task's L2 chains have 2-3 hops).
+        beam: partial chains kept per depth (by relation evidence) for extension to the next depth.
+        max_chains: cap on chains enumerated per question (protects hub-heavy KGs).
+        top_groups: relation patterns (start entity + relation sequence) turned into answer candidates.
+        max_set_size: most members a set answer may list.
+        fuzzy_linking: also link names the question spells a little differently (character-bigram coverage).
+    Scoring:
+        weights: weights of the chain score (relation coverage, mean relation match, answer kind, hops, external
+            relevance model / embedder).
+        check_bonus / check_penalty / check_unknown: added per constraint a candidate satisfies / violates /
+            cannot be checked on.
+        marked_start_penalty: subtracted when a chain starts from an entity the question marks as a side or place
+            constraint (`隶属于X`) while other entities could start it.
+    LLM:
+        llm_candidates: candidates shown to the LLM (sorted by score ascending, most relevant last).
+        llm_margin: the LLM is asked only when the best two candidates' scores are closer than this (or the
+            answer form is ambiguous); 0 never asks, a large value always asks.
+        llm_max_tokens: generation budget of one choice (the reply is a tiny JSON object).
+        llm_confirm_single: also ask when there is a single candidate (off: nothing to choose).
+    Output:
+        alt_paths: most alternative paths written per question.
+        max_order_comparisons: for superlative questions, other members compared with the winner on the main
+            path (each adds a value triple and a derived comparison).
+    """
+
+    max_hops: int = 3
+    beam: int = 48
+    max_chains: int = 20000
+    top_groups: int = 8
+    max_set_size: int = 40
+    fuzzy_linking: bool = True
+    weights: Weights = field(default_factory=Weights)
+    check_bonus: float = 0.6
+    check_penalty: float = 1.5
+    check_unknown: float = -0.1
+    marked_start_penalty: float = 0.4
+    llm_candidates: int = 5
+    llm_margin: float = 0.3
+    llm_max_tokens: int = 24
+    llm_confirm_single: bool = False
+    alt_paths: int = 2
+    max_order_comparisons: int = 3
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.max_hops <= 4:
+            raise KgreasonError(f"max_hops must be between 1 and 4, got {self.max_hops}")
+        if self.beam < 1:
+            raise KgreasonError(f"beam must be >= 1, got {self.beam}")
+        if self.llm_candidates < 2:
+            raise KgreasonError(f"llm_candidates must be >= 2, got {self.llm_candidates}")

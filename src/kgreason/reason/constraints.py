@@ -1,0 +1,28 @@
+"""The `constraints` dict of an answer: keys of docs/annotation.md, values verbatim from the question."""
+
+from __future__ import annotations
+
+from kgreason.reason.analysis import Analysis
+from kgreason.reason.candidate import Candidate
+
+
+def constraints_dict(analysis: Analysis, cand: Candidate | None, level: str) -> dict[str, str]:
+    """Time, numeric and order constraints come from the question's wording; camp / place / type from the
+    entity checks the chosen candidate made (an entity the chain starts from is a key entity, not a constraint).
+
+    One value per key (the dict's shape): the first time window, the first threshold.
+    """
+    out: dict[str, str] = {}
+    if analysis.times:
+        out["time"] = analysis.times[0].text
+    if analysis.numerics:
+        out["numeric"] = analysis.numerics[0].text
+    if analysis.order is not None:
+        out["order"] = analysis.order.text
+    if analysis.comparative_text:
+        out["order"] = analysis.comparative_text
+    if cand is not None and level != "L1":
+        for chk in cand.checks:
+            if chk.kind == "entity" and chk.ok and chk.key and chk.key not in out and chk.value:
+                out[chk.key] = chk.value
+    return {k: v for k, v in out.items() if v and v in analysis.question}

@@ -1,0 +1,352 @@
+"""Candidate answers from scored chains: entity, set, count, value (time / number / place) questions, with
+constraint checks and superlatives.
+
+Chains from each key entity are grouped by their relation pattern (start + relation sequence with directions);
+a pattern's members are all nodes it reaches. Constraints filter members; a set question takes every member
+that passes, a single-answer question one member per candidate (a superlative picks the extreme one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from kgreason.data.records import PathTriple
+from kgreason.kg.index import Edge, KGIndex
+from kgreason.kg.paths import Chain, Signature, follow_signature, search_chains
+from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds
+from kgreason.reason.analysis import Analysis
+from kgreason.reason.candidate import Candidate, dedupe, ordered_path
+from kgreason.reason.checks import Check, check_entity, check_numeric, check_time
+from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.scoring import ChainScore, relation_match, score_chain
+from kgreason.text.normalize import normalize_text
+
+# Relevance of a chain from an external model, in [0, 1]; None when none is configured.
+ExternalScore = Callable[[Sequence[Chain]], list[float] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredChain:
+    chain: Chain
+    score: ChainScore
+
+
+def key_starts(analysis: Analysis) -> list[str]:
+    """Mentions that can start a chain: not those that only bound a time window (`二战期间`)."""
+    bound_keys = {t.period_key for t in analysis.times} | {t.anchor_key for t in analysis.times}
+    keys = [m.key for m in analysis.mentions if m.key not in bound_keys]
+    return list(dict.fromkeys(keys))
+
+
+def score_all(
+    index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, external: ExternalScore | None
+) -> list[ScoredChain]:
+    starts = key_starts(analysis)
+    if not starts:
+        return []
+
+    def prefix(c: Chain) -> float:
+        s = 0.0
+        for e in c.edges:
+            if not e.is_alias:
+                s += relation_match(e.relation, analysis.residual).score - 0.1
+        return s
+
+    chains = search_chains(
+        index, starts, max_hops=cfg.max_hops, beam=cfg.beam, prefix_score=prefix, max_chains=cfg.max_chains
+    )
+    ext = external(chains) if external is not None and chains else None
+    out: list[ScoredChain] = []
+    marked = {k for k in analysis.roles}
+    for i, c in enumerate(chains):
+        s = score_chain(index, c, analysis, cfg.weights, ext[i] if ext is not None else None)
+        if c.start in marked and len(starts) > 1:
+            s = ChainScore(
+                s.total - cfg.marked_start_penalty, s.coverage, s.mean_relation, s.answer_kind, s.external, s.hop_scores
+            )
+        out.append(ScoredChain(c, s))
+    out.sort(key=lambda sc: sc.score.total, reverse=True)
+    return out
+
+
+def top_groups(scored: list[ScoredChain], n: int) -> list[tuple[str, Signature, ScoredChain]]:
+    """Best chain per relation pattern, best patterns first."""
+    seen: dict[tuple[str, Signature], ScoredChain] = {}
+    for sc in scored:
+        k = (sc.chain.start, sc.chain.signature)
+        if k not in seen:
+            seen[k] = sc
+            if len(seen) >= n:
+                break
+    return [(k[0], k[1], v) for k, v in seen.items()]
+
+
+def run_checks(index: KGIndex, chain: Chain, analysis: Analysis, starts: list[str]) -> list[Check]:
+    """Every constraint of the question checked on one chain."""
+    checks: list[Check] = []
+    on_chain: set[str] = set()
+    for n in chain.nodes:
+        on_chain |= index.alias_group(n)
+    text_of = {m.key: m.text for m in analysis.mentions}
+    for key in starts:
+        if key in on_chain:
+            continue
+        checks.append(check_entity(index, chain, key, text_of.get(key, index.name(key)), analysis.roles.get(key)))
+    for w in analysis.times:
+        checks.append(check_time(index, chain, w, analysis))
+    for t in analysis.numerics:
+        checks.append(check_numeric(index, chain, t))
+    return checks
+
+
+def check_score(checks: list[Check], cfg: ReasonerConfig) -> float:
+    s = 0.0
+    for c in checks:
+        if c.ok is True:
+            s += cfg.check_bonus
+        elif c.ok is False:
+            s -= cfg.check_penalty
+        else:
+            s += cfg.check_unknown
+    return s
+
+
+def answer_type_of(index: KGIndex, key: str, form: str) -> str:
+    """The KG's type of the answer node; `时间` / `数值` / `地点` for literal values without one."""
+    node = index.nodes.get(key)
+    if node is not None and node.types:
+        counts: dict[str, int] = {}
+        for t in index.triples:
+            if normalize_text(t.sub) == key and t.sub_type:
+                counts[t.sub_type] = counts.get(t.sub_type, 0) + 1
+            if normalize_text(t.obj) == key and t.obj_type:
+                counts[t.obj_type] = counts.get(t.obj_type, 0) + 1
+        if counts:
+            return max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    if index.date(key) is not None:
+        return "时间"
+    if index.quantity(key) is not None:
+        return "数值"
+    if form == "place":
+        return "地点"
+    return "实体"
+
+
+def _member_candidates(
+    index: KGIndex,
+    analysis: Analysis,
+    cfg: ReasonerConfig,
+    start: str,
+    sig: Signature,
+    best: ScoredChain,
+    starts: list[str],
+) -> list[Candidate]:
+    members = follow_signature(index, start, sig)[: cfg.max_set_size * 3] or [best.chain]
+    rows: list[tuple[Chain, ChainScore, list[Check]]] = []
+    seen_ends: set[str] = set()
+    for m in members:
+        group = index.alias_group(m.end)
+        if group & seen_ends:
+            continue
+        seen_ends |= group
+        sc = score_chain(index, m, analysis, cfg.weights, best.score.external)
+        rows.append((m, sc, run_checks(index, m, analysis, starts)))
+    passing = [r for r in rows if not any(c.ok is False for c in r[2])]
+    form = analysis.form
+    if form in ("set", "count"):
+        pool = passing or rows
+        pool = [r for r in pool if r[1].answer_kind >= 0] or pool
+        pool = pool[: cfg.max_set_size]
+        chains = [r[0] for r in pool]
+        checks = [c for r in pool for c in r[2]]
+        keys = tuple(r[0].end for r in pool)
+        names = tuple(index.name(k) for k in keys)
+        penalty = 0.0 if passing else -cfg.check_penalty
+        score = best.score.total + (check_score(pool[0][2], cfg) if pool else 0.0) + penalty
+        if form == "count":
+            return [
+                Candidate(
+                    (str(len(keys)),),
+                    keys,
+                    "数值",
+                    ordered_path(chains, checks),
+                    score,
+                    tuple(chains),
+                    tuple(checks),
+                    origin="count",
+                )
+            ]
+        return [
+            Candidate(
+                names,
+                keys,
+                "实体集合",
+                ordered_path(chains, checks),
+                score,
+                tuple(chains),
+                tuple(checks),
+                features=_features(best.score),
+            )
+        ]
+    if analysis.order is not None and len(passing) > 1:
+        ordered = _order_candidate(index, analysis, cfg, passing)
+        if ordered is not None:
+            return [ordered]
+    out: list[Candidate] = []
+    for chain, sc, checks in passing or rows:
+        key = chain.end
+        out.append(
+            Candidate(
+                (index.name(key),),
+                (key,),
+                answer_type_of(index, key, form),
+                ordered_path([chain], checks),
+                sc.total + check_score(checks, cfg),
+                (chain,),
+                tuple(checks),
+                alts=_check_alts(chain, checks),
+                features=_features(sc),
+            )
+        )
+    return out
+
+
+def _features(sc: ChainScore) -> dict[str, float]:
+    return {
+        "coverage": round(sc.coverage, 3),
+        "relation": round(sc.mean_relation, 3),
+        "answer_kind": sc.answer_kind,
+        "external": round(sc.external, 3),
+    }
+
+
+def _check_alts(chain: Chain, checks: list[Check]) -> tuple[tuple[PathTriple, ...], ...]:
+    """The long form of `处于时期内` as an alternative path, when a check has one."""
+    if not any(c.alt for c in checks):
+        return ()
+    out: list[PathTriple] = list(chain.triples)
+    for c in checks:
+        if c.alt:
+            out.extend(c.alt)
+        else:
+            out.extend(c.triples)
+            out.extend(c.derived)
+    return (dedupe(out),)
+
+
+def _attribute_edge(index: KGIndex, key: str, aspect: str, context: str) -> tuple[Edge, DateValue | Quantity] | None:
+    best: tuple[float, Edge, DateValue | Quantity] | None = None
+    for e in index.value_edges(key):
+        v: DateValue | Quantity | None = index.date(e.dst) if aspect == "time" else index.quantity(e.dst)
+        if v is None:
+            continue
+        s = relation_match(e.relation, context).score
+        if best is None or s > best[0]:
+            best = (s, e, v)
+    return (best[1], best[2]) if best else None
+
+
+def _less(a: DateValue | Quantity, b: DateValue | Quantity) -> bool | None:
+    if isinstance(a, DateValue) and isinstance(b, DateValue):
+        return date_holds("早于", a, b)
+    if isinstance(a, Quantity) and isinstance(b, Quantity):
+        return compare_quantities("数值小于", a, b)
+    return None
+
+
+def _order_candidate(
+    index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, rows: list[tuple[Chain, ChainScore, list[Check]]]
+) -> Candidate | None:
+    """Superlative (`最早`, `最大`): the member whose attribute is extreme, with its comparisons to the others."""
+    order = analysis.order
+    assert order is not None
+    valued: list[tuple[Chain, ChainScore, list[Check], Edge, DateValue | Quantity]] = []
+    for chain, sc, checks in rows:
+        found = _attribute_edge(index, chain.end, order.aspect, order.context)
+        if found is not None:
+            valued.append((chain, sc, checks, found[0], found[1]))
+    if len(valued) < 2:
+        return None
+    want_min = order.direction == "min"
+    winner = valued[0]
+    for row in valued[1:]:
+        lt = _less(row[4], winner[4])
+        gt = _less(winner[4], row[4])
+        if (want_min and lt) or (not want_min and gt):
+            winner = row
+    chain, sc, checks, edge, value = winner
+    rel = "早于" if order.aspect == "time" else "数值小于"
+    if not want_min:
+        rel = "晚于" if order.aspect == "time" else "数值大于"
+    cmp_checks: list[Check] = []
+    name_w = edge.triple.obj
+    for other in valued:
+        if other[0] is chain or len(cmp_checks) >= cfg.max_order_comparisons:
+            continue
+        holds = _less(value, other[4]) if want_min else _less(other[4], value)
+        if not holds:
+            continue
+        cmp_checks.append(
+            Check(
+                "time" if order.aspect == "time" else "numeric",
+                "order",
+                order.text,
+                True,
+                (other[0].triples[-1], other[3].triple.spo) if other[0].triples else (other[3].triple.spo,),
+                ((name_w, rel, other[3].triple.obj),),
+            )
+        )
+    own = Check("time" if order.aspect == "time" else "numeric", "order", order.text, True, (edge.triple.spo,))
+    all_checks = [*checks, own, *cmp_checks]
+    key = chain.end
+    return Candidate(
+        (index.name(key),),
+        (key,),
+        answer_type_of(index, key, analysis.form),
+        ordered_path([chain], all_checks),
+        sc.total + check_score(checks, cfg) + cfg.check_bonus,
+        (chain,),
+        tuple(all_checks),
+        origin="order",
+        features=_features(sc),
+    )
+
+
+def chain_candidates(
+    index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, external: ExternalScore | None = None
+) -> tuple[list[Candidate], list[ScoredChain]]:
+    """Candidates for entity / set / count / time / number / place questions, best first."""
+    scored = score_all(index, analysis, cfg, external)
+    starts = key_starts(analysis)
+    cands: list[Candidate] = []
+    for start, sig, best in top_groups(scored, cfg.top_groups):
+        cands.extend(_member_candidates(index, analysis, cfg, start, sig, best, starts))
+    return merge_candidates(cands), scored
+
+
+def merge_candidates(cands: list[Candidate]) -> list[Candidate]:
+    """One candidate per answer set (the best-scored evidence), best first; the others become alternatives."""
+    by_answer: dict[tuple[str, ...], list[Candidate]] = {}
+    for c in sorted(cands, key=lambda c: c.score, reverse=True):
+        by_answer.setdefault(tuple(sorted(c.answer_keys or c.answers)), []).append(c)
+    out: list[Candidate] = []
+    for group in by_answer.values():
+        head = group[0]
+        extra = tuple(c.main for c in group[1:3] if c.main != head.main)
+        if extra:
+            head = Candidate(
+                head.answers,
+                head.answer_keys,
+                head.answer_type,
+                head.main,
+                head.score,
+                head.chains,
+                head.checks,
+                head.alts + extra,
+                head.origin,
+                head.features,
+            )
+        out.append(head)
+    out.sort(key=lambda c: c.score, reverse=True)
+    return out

@@ -1,0 +1,317 @@
+"""Small, general Chinese word lists the question analysis and the relevance score use.
+
+Nothing here names an entity: these are relation words of military-equipment texts in general (who commands,
+develops, belongs to, is deployed where, entered service when), question words, and comparison words.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+# Groups of words that name the same kind of relation. A relation name containing one of a group's words also
+# matches the question's use of any other word of that group (`指挥官` ~ `统帅`, `研制单位` ~ `研发`).
+RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
+    frozenset(g)
+    for g in (
+        {"指挥", "指挥官", "统帅", "司令", "司令官", "率领", "领导", "统率", "指挥员", "主帅", "带领"},
+        {"研制", "研发", "开发", "设计", "制造", "生产", "制造商", "研制方", "研发方", "承包商", "造"},
+        {"隶属", "所属", "属于", "归属", "隶属于", "编入", "下辖", "建制"},
+        {"部署", "驻扎", "驻地", "驻守", "基地", "部署地", "母港", "驻泊"},
+        {"服役", "入役", "列装", "交付", "装备", "入列", "服役时间", "入役时间"},
+        {"退役", "除役", "退出现役"},
+        {"首飞", "首次飞行", "试飞"},
+        {"下水", "下水时间"},
+        {"参加", "参与", "参战", "投入"},
+        {"发生", "爆发", "开始", "发起", "打响", "开幕", "启动", "揭幕"},
+        {"结束", "终止", "停战", "闭幕", "落幕"},
+        {"位于", "地点", "所在地", "位置", "坐落", "地址"},
+        {"国籍", "国家", "所属国", "产国", "生产国", "来自"},
+        {"阵营", "一方", "同盟", "联盟"},
+        {"搭载", "装载", "携带", "配备", "装备有", "载有", "挂载", "舰载"},
+        {"武器", "武备", "火力", "武装"},
+        {"射程", "作战半径", "航程", "打击距离"},
+        {"速度", "航速", "时速", "飞行速度", "最大速度"},
+        {"排水量", "吨位", "满载排水量"},
+        {"型号", "型别", "类型", "种类", "类别", "级别", "舰级"},
+        {"出生", "生于", "诞生"},
+        {"死亡", "逝世", "去世", "阵亡"},
+        {"成立", "组建", "建立", "创建", "成军"},
+        {"命名", "名称", "名字", "得名"},
+        {"击沉", "击毁", "摧毁", "击落"},
+        {"执行", "实施", "承担", "负责"},
+        {"使用", "运用", "采用", "动用", "用"},
+        {"继任", "接替", "继任者"},
+        {"任务", "使命"},
+        {"别名", "又称", "别称", "简称", "绰号", "代号", "称作", "称为", "叫", "俗称", "外号", "昵称", "名称", "被称"},
+    )
+)
+
+# Question words and function words: they say what is asked, not which relation (removed before relation
+# matching).
+QUESTION_WORDS: tuple[str, ...] = (
+    "是什么",
+    "是哪些",
+    "是哪个",
+    "是哪位",
+    "是谁",
+    "有哪些",
+    "有多少",
+    "是多少",
+    "分别是",
+    "哪一个",
+    "哪一位",
+    "哪一年",
+    "哪一天",
+    "什么时候",
+    "什么时间",
+    "何时",
+    "何地",
+    "哪里",
+    "哪儿",
+    "哪个",
+    "哪些",
+    "哪位",
+    "哪名",
+    "哪艘",
+    "哪架",
+    "哪款",
+    "哪型",
+    "哪种",
+    "哪支",
+    "哪国",
+    "哪年",
+    "多少",
+    "几个",
+    "几艘",
+    "几架",
+    "几种",
+    "几次",
+    "什么",
+    "是否",
+    "是不是",
+    "有没有",
+    "谁",
+    "哪",
+    "吗",
+    "呢",
+    "请问",
+    "请",
+    "问",
+    "的",
+    "了",
+    "是",
+    "在",
+    "和",
+    "与",
+    "及",
+    "且",
+    "并",
+    "其",
+    "该",
+    "这",
+    "那",
+    "为",
+    "被",
+    "由",
+    "对",
+    "中",
+    "过",
+)
+
+# Words that introduce a side / alliance / owner constraint right before an entity.
+CAMP_MARKERS: tuple[str, ...] = (
+    "隶属于",
+    "隶属",
+    "属于",
+    "所属",
+    "来自",
+    "归属",
+    "阵营",
+    "一方",
+    "国籍为",
+    "国籍是",
+    "效力于",
+    "加入",
+)
+# Words that introduce a place constraint right before a place.
+PLACE_MARKERS: tuple[str, ...] = (
+    "部署在",
+    "部署于",
+    "部署到",
+    "驻扎在",
+    "驻扎于",
+    "位于",
+    "在",
+    "于",
+    "到",
+    "前往",
+    "抵达",
+    "停靠",
+    "进驻",
+)
+
+# Order / superlative words -> (aspect, direction). aspect "time" compares dates; "quantity" compares numbers.
+ORDER_WORDS: dict[str, tuple[str, str]] = {
+    "最早": ("time", "min"),
+    "最先": ("time", "min"),
+    "首次": ("time", "min"),
+    "第一次": ("time", "min"),
+    "首先": ("time", "min"),
+    "第一个": ("time", "min"),
+    "首个": ("time", "min"),
+    "最晚": ("time", "max"),
+    "最迟": ("time", "max"),
+    "最后": ("time", "max"),
+    "最近": ("time", "max"),
+    "最新": ("time", "max"),
+    "最大": ("quantity", "max"),
+    "最多": ("quantity", "max"),
+    "最高": ("quantity", "max"),
+    "最远": ("quantity", "max"),
+    "最快": ("quantity", "max"),
+    "最重": ("quantity", "max"),
+    "最长": ("quantity", "max"),
+    "最强": ("quantity", "max"),
+    "最小": ("quantity", "min"),
+    "最少": ("quantity", "min"),
+    "最低": ("quantity", "min"),
+    "最近距离": ("quantity", "min"),
+    "最慢": ("quantity", "min"),
+    "最轻": ("quantity", "min"),
+    "最短": ("quantity", "min"),
+}
+# Comparative words of which-of-two questions (`A和B哪个更早`) -> (aspect, direction of the winner).
+COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
+    "更早": ("time", "min"),
+    "较早": ("time", "min"),
+    "早": ("time", "min"),
+    "先": ("time", "min"),
+    "更晚": ("time", "max"),
+    "较晚": ("time", "max"),
+    "晚": ("time", "max"),
+    "后": ("time", "max"),
+    "更大": ("quantity", "max"),
+    "更多": ("quantity", "max"),
+    "更高": ("quantity", "max"),
+    "更远": ("quantity", "max"),
+    "更快": ("quantity", "max"),
+    "更重": ("quantity", "max"),
+    "更长": ("quantity", "max"),
+    "更强": ("quantity", "max"),
+    "较大": ("quantity", "max"),
+    "较远": ("quantity", "max"),
+    "大": ("quantity", "max"),
+    "远": ("quantity", "max"),
+    "快": ("quantity", "max"),
+    "高": ("quantity", "max"),
+    "重": ("quantity", "max"),
+    "长": ("quantity", "max"),
+    "更小": ("quantity", "min"),
+    "更少": ("quantity", "min"),
+    "更低": ("quantity", "min"),
+    "更近": ("quantity", "min"),
+    "更慢": ("quantity", "min"),
+    "更轻": ("quantity", "min"),
+    "更短": ("quantity", "min"),
+    "小": ("quantity", "min"),
+    "少": ("quantity", "min"),
+    "低": ("quantity", "min"),
+    "近": ("quantity", "min"),
+    "慢": ("quantity", "min"),
+    "轻": ("quantity", "min"),
+    "短": ("quantity", "min"),
+}
+
+# Numeric comparison words -> the derived relation that must hold between the KG value and the threshold.
+NUMERIC_COMPARATORS: dict[str, str] = {
+    "超过": "数值大于",
+    "大于": "数值大于",
+    "高于": "数值大于",
+    "多于": "数值大于",
+    "超出": "数值大于",
+    "远于": "数值大于",
+    "快于": "数值大于",
+    "不少于": "数值不小于",
+    "不低于": "数值不小于",
+    "不小于": "数值不小于",
+    "至少": "数值不小于",
+    "达到": "数值不小于",
+    "达": "数值不小于",
+    "以上": "数值不小于",
+    "不超过": "数值不大于",
+    "不高于": "数值不大于",
+    "不大于": "数值不大于",
+    "不多于": "数值不大于",
+    "至多": "数值不大于",
+    "以下": "数值不大于",
+    "以内": "数值不大于",
+    "小于": "数值小于",
+    "低于": "数值小于",
+    "少于": "数值小于",
+    "不到": "数值小于",
+    "不足": "数值小于",
+    "等于": "数值等于",
+    "为": "数值等于",
+}
+
+# Time-window words after a date or period (the constraint value keeps them: `2010年以后`, `二战期间`).
+TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始")
+TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止")
+TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中", "时", "当年", "间")
+
+# Words of the questions' answer forms.
+BOOL_WORDS: tuple[str, ...] = ("是否", "是不是", "有没有", "能否", "可否", "有无", "是否曾")
+SET_WORDS: tuple[str, ...] = ("哪些", "有哪些", "都有", "分别", "哪几", "所有", "全部", "各")
+COUNT_PATTERNS: tuple[str, ...] = (
+    r"几(?:个|艘|架|种|次|支|位|名|型|款|辆|枚|项|场|门|座|类|处|家)",
+    r"多少(?:个|艘|架|种|次|支|位|名|型|款|辆|枚|项|场|门|座|类|处|家|人)",
+    r"数量",
+    r"总数",
+    r"共有多少",
+)
+TIME_QUESTION_PATTERNS: tuple[str, ...] = (
+    r"什么时候",
+    r"什么时间",
+    r"何时",
+    r"哪一?年",
+    r"哪一?天",
+    r"哪一?月",
+    r"何年",
+    r"(?:时间|日期|年份)(?:是|为)?(?:什么|何|多少|哪)",
+    r"(?:于|在)何",
+    r"什么日期",
+)
+PLACE_QUESTION_PATTERNS: tuple[str, ...] = (
+    r"哪里",
+    r"哪儿",
+    r"何地",
+    r"何处",
+    r"什么地方",
+    r"哪个(?:地方|城市|港口|基地|地区|海域|省)",
+    r"(?:地点|位置|地址)(?:是|为)?(?:什么|何|哪)",
+)
+NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
+    r"多少(?!个|艘|架|种|次|支|位|名|型|款|辆|枚|项|场|门|座|类|处|家|人)",
+    r"多大",
+    r"多高",
+    r"多远",
+    r"多长",
+    r"多重",
+    r"多快",
+    r"多深",
+    r"几节",
+    r"几马赫",
+    r"几吨",
+    r"几公里",
+)
+PERSON_WORDS: tuple[str, ...] = ("谁", "哪位", "哪名", "哪个人", "什么人", "哪一位", "何人")
+
+
+@lru_cache(maxsize=16384)
+def relation_variants(relation: str) -> frozenset[str]:
+    """The relation name plus the words of every synonym group one of whose words it contains."""
+    out = {relation}
+    for group in RELATION_SYNONYMS:
+        if any(w in relation for w in group if len(w) >= 2 or w == relation):
+            out.update(group)
+    return frozenset(out)

@@ -1,0 +1,159 @@
+"""The LLM's part: choose among the program's scored candidates, under a JSON schema whose enum is the candidate ids.
+
+The prompt follows the relevance-prompt method (spec 001): each candidate's evidence triples are shown as
+`[s, r, o]` with a relevance score, candidates sorted ascending (most relevant last, next to the instruction).
+Instructions come first and never change (the model reuses that prompt prefix between calls); the question and
+candidates follow. The reply is verified (an id of the list) — anything else falls back to the program's best.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from kgreason.llm.types import LLM, ChatMessage, LLMSuccess
+from kgreason.reason.analysis import Analysis
+from kgreason.reason.candidate import Candidate
+from kgreason.retrieve.base import serialize_triple
+
+SYSTEM_PROMPT = (
+    "你是军事装备领域的知识图谱推理助手。给你一个问题和若干候选答案，每个候选附有知识图谱中的推理路径"
+    "（三元组 [头实体, 关系, 尾实体]）以及程序估计的与问题的相关性（0到1，越大越相关）。"
+    "候选按相关性从低到高排列，最相关的在最后。请根据问题的含义（问的是什么关系、答案应是什么类型、"
+    '有哪些时间/阵营/地点/数值约束）选出最能回答问题的一个候选。只输出JSON，例如 {"choice": "C1"}。'
+)
+
+FORM_WORDS = {
+    "entity": "一个实体",
+    "set": "实体集合（哪些）",
+    "count": "数量（几个）",
+    "bool": "是/否",
+    "time": "时间",
+    "number": "数值",
+    "place": "地点",
+    "choice": "二者选一",
+}
+MAX_TRIPLES_SHOWN = 6
+
+
+@dataclass(frozen=True, slots=True)
+class LLMDecision:
+    """What happened when the LLM was (or was not) asked."""
+
+    asked: bool
+    chosen: int  # index into the candidate list given (0 = the program's best) — the final choice
+    reason: str  # why it was not asked, or how the reply was used
+    model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    raw: Any = None
+
+
+def relevance(scores: list[float]) -> list[float]:
+    """Scores as probabilities-like numbers in [0, 1] (softmax over the shown candidates), for the prompt."""
+    if not scores:
+        return []
+    m = max(scores)
+    exps = [math.exp(2.0 * (s - m)) for s in scores]
+    z = sum(exps)
+    return [e / z for e in exps]
+
+
+def build_messages(
+    analysis: Analysis, cands: list[Candidate], constraints: dict[str, str]
+) -> tuple[list[ChatMessage], list[str]]:
+    """Messages and the id of each candidate (C1 = the program's best)."""
+    ids = [f"C{i + 1}" for i in range(len(cands))]
+    rel = relevance([c.score for c in cands])
+    lines: list[str] = []
+    # ascending relevance: the best candidate is shown last
+    for i in sorted(range(len(cands)), key=lambda i: rel[i]):
+        c = cands[i]
+        triples = "; ".join(serialize_triple(t) for t in c.main[:MAX_TRIPLES_SHOWN])
+        if len(c.main) > MAX_TRIPLES_SHOWN:
+            triples += f"; …(共{len(c.main)}条)"
+        answer = "、".join(c.answers)
+        lines.append(f"{ids[i]}: 答案={answer}; 路径: {triples} (与问题的相关性: {rel[i]:.2f})")
+    cons = "; ".join(f"{k}={v}" for k, v in constraints.items()) or "无"
+    user = (
+        f"问题：{analysis.question}\n"
+        f"答案形式：{FORM_WORDS.get(analysis.form, analysis.form)}；约束：{cons}\n"
+        "候选：\n" + "\n".join(lines) + "\n请选择一个候选编号。"
+    )
+    return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)], ids
+
+
+def choice_schema(ids: list[str]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"choice": {"type": "string", "enum": ids}},
+        "required": ["choice"],
+        "additionalProperties": False,
+    }
+
+
+def should_ask(cands: list[Candidate], margin: float, confirm_single: bool) -> tuple[bool, str]:
+    if not cands:
+        return False, "no candidate"
+    if len(cands) == 1:
+        return (confirm_single, "single candidate" if not confirm_single else "confirm single")
+    gap = cands[0].score - cands[1].score
+    if gap >= margin:
+        return False, f"clear winner (gap {gap:.2f} >= {margin})"
+    return True, f"close candidates (gap {gap:.2f} < {margin})"
+
+
+def choose(
+    llm: LLM | None,
+    analysis: Analysis,
+    cands: list[Candidate],
+    constraints: dict[str, str],
+    *,
+    margin: float,
+    max_tokens: int,
+    confirm_single: bool = False,
+) -> LLMDecision:
+    """Ask the LLM to pick one of `cands` (best first) when it can help; otherwise keep the program's best."""
+    if llm is None:
+        return LLMDecision(False, 0, "no LLM configured")
+    ask, why = should_ask(cands, margin, confirm_single)
+    if not ask:
+        return LLMDecision(False, 0, why)
+    messages, ids = build_messages(analysis, cands, constraints)
+    t0 = time.monotonic()
+    try:
+        result = llm.complete_json(messages, choice_schema(ids), max_tokens=max_tokens)
+    except Exception as exc:  # a backend bug must not cost the question its answer
+        return LLMDecision(
+            True, 0, f"LLM raised {type(exc).__name__}: {exc}"[:200], llm.name, seconds=time.monotonic() - t0
+        )
+    usage = result.usage
+    if not isinstance(result, LLMSuccess):
+        return LLMDecision(
+            True,
+            0,
+            f"LLM failed ({result.kind}): {result.message}"[:200],
+            result.model,
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            usage.seconds,
+        )
+    value = result.value
+    choice = value.get("choice") if isinstance(value, dict) else None
+    if not isinstance(choice, str) or choice not in ids:
+        return LLMDecision(
+            True,
+            0,
+            f"reply not one of the ids: {value!r}"[:200],
+            result.model,
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            usage.seconds,
+            value,
+        )
+    idx = ids.index(choice)
+    how = "agrees with the program" if idx == 0 else f"overrides the program's best with {choice}"
+    return LLMDecision(True, idx, how, result.model, usage.prompt_tokens, usage.completion_tokens, usage.seconds, value)

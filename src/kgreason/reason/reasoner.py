@@ -1,0 +1,198 @@
+"""The reasoner: one question in, one `AnswerRecord` and one trace entry out.
+
+    reasoner = Reasoner(dataset, ReasonerConfig(), llm=None)
+    result = reasoner.answer(question)        # QuestionResult(record, trace)
+
+Stages (each a pure function of its inputs, see the modules): link mentions -> analyse the question -> search and
+score chains -> build candidates (chains + constraint checks + derived comparisons) -> let the LLM choose among
+close candidates -> assemble the record and verify that every triple is in the KG or a derived comparison that
+holds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from kgreason.data.records import DERIVED_RELATIONS, AnswerRecord, Dataset, Path, PathTriple, Question
+from kgreason.kg.index import KGIndex
+from kgreason.kg.paths import Chain
+from kgreason.kg.values import check_derived_triple
+from kgreason.llm.types import LLM
+from kgreason.reason.analysis import Analysis, analyze
+from kgreason.reason.candidate import Candidate
+from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.constraints import constraints_dict
+from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates
+from kgreason.reason.link import link_mentions
+from kgreason.reason.llm_choice import LLMDecision, choose
+from kgreason.reason.special import bool_candidates, choice_candidates
+from kgreason.reason.textmap import map_text
+from kgreason.reason.trace import SentenceFinder, trace_entry
+from kgreason.retrieve.base import Embedder, TripleScorer, serialize_triple
+
+
+class EvidenceError(AssertionError):
+    """A path triple is neither in the KG nor a derived comparison that holds (a bug, never expected)."""
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionResult:
+    record: AnswerRecord
+    trace: dict[str, Any]
+
+
+def empty_record(q: Question) -> AnswerRecord:
+    """A valid answer with nothing in it (for questions that fail)."""
+    return AnswerRecord(q.query_id, q.doc_id, q.question, "", (), (), (), {}, q.difficulty)
+
+
+def verify_path(path: Path, index: KGIndex, question: str) -> None:
+    """Every triple is the KG's (in its direction) or a derived comparison the program can justify."""
+    for t in path:
+        if t[1] in DERIVED_RELATIONS and not index.contains_triple(t):
+            reason = check_derived_triple(t, index.triples, question)
+            if reason is not None:
+                raise EvidenceError(f"derived triple {t} does not hold: {reason}")
+        elif not index.contains_triple(t):
+            raise EvidenceError(f"triple {t} is not in the KG")
+
+
+def _valid_path(path: tuple[PathTriple, ...], index: KGIndex, question: str) -> bool:
+    try:
+        verify_path(path, index, question)
+    except EvidenceError:
+        return False
+    return True
+
+
+class Reasoner:
+    """Answers questions of one dataset. Holds one KG index per document (built on first use)."""
+
+    def __init__(
+        self,
+        dataset: Dataset,
+        config: ReasonerConfig | None = None,
+        *,
+        llm: LLM | None = None,
+        scorer: TripleScorer | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        self.dataset = dataset
+        self.config = config or ReasonerConfig()
+        self.llm = llm
+        self.scorer = scorer
+        self.embedder = embedder
+        self._indexes: dict[str, KGIndex] = {}
+        self._sentences: dict[str, SentenceFinder] = {}
+
+    def index(self, doc_id: str) -> KGIndex:
+        if doc_id not in self._indexes:
+            self._indexes[doc_id] = KGIndex(doc_id, self.dataset.kgs.get(doc_id, ()))
+        return self._indexes[doc_id]
+
+    def sentences(self, doc_id: str) -> SentenceFinder:
+        if doc_id not in self._sentences:
+            doc = self.dataset.documents.get(doc_id)
+            self._sentences[doc_id] = SentenceFinder(doc.content if doc else "")
+        return self._sentences[doc_id]
+
+    # ------------------------------------------------------------------------------------------------------
+    def analyse(self, q: Question) -> tuple[KGIndex, Analysis]:
+        index = self.index(q.doc_id)
+        mapped = map_text(q.question)
+        mentions = link_mentions(index, mapped, fuzzy=self.config.fuzzy_linking)
+        return index, analyze(q.question, mapped, mentions, index)
+
+    def candidates(self, q: Question, index: KGIndex, analysis: Analysis) -> tuple[list[Candidate], list[ScoredChain]]:
+        cfg = self.config
+        if q.difficulty == "L1" and analysis.form not in ("bool", "choice"):
+            # L1 is one fact (docs/annotation.md): one hop, no constraint checks
+            cfg = replace(cfg, max_hops=1)
+            analysis = replace(analysis, times=(), numerics=(), order=None)
+        cands, scored = chain_candidates(index, analysis, cfg, self._external(q.question))
+        if analysis.form == "bool":
+            cands = bool_candidates(index, analysis, cfg, scored)
+        elif analysis.form == "choice":
+            cands = choice_candidates(index, analysis) or cands
+        return cands, scored
+
+    def answer(self, q: Question) -> QuestionResult:
+        t0 = time.monotonic()
+        index, analysis = self.analyse(q)
+        cands, scored = self.candidates(q, index, analysis)
+        cands = [c for c in cands if _valid_path(c.main, index, q.question)]
+        shown = cands[: self.config.llm_candidates]
+        pre_constraints = constraints_dict(analysis, shown[0] if shown else None, q.difficulty)
+        decision = choose(
+            self.llm,
+            analysis,
+            shown,
+            pre_constraints,
+            margin=self.config.llm_margin,
+            max_tokens=self.config.llm_max_tokens,
+            confirm_single=self.config.llm_confirm_single,
+        )
+        chosen = shown[decision.chosen] if shown else None
+        record = self.assemble(q, index, analysis, chosen)
+        verify_path(record.main_path, index, q.question)
+        for alt in record.alt_paths:
+            verify_path(alt, index, q.question)
+        trace = trace_entry(
+            q, index, analysis, scored, shown, decision, record, self.sentences(q.doc_id), time.monotonic() - t0
+        )
+        return QuestionResult(record, trace)
+
+    def assemble(self, q: Question, index: KGIndex, analysis: Analysis, cand: Candidate | None) -> AnswerRecord:
+        if cand is None:
+            return replace(empty_record(q), constraints=constraints_dict(analysis, None, q.difficulty))
+        answer_type = cand.answer_type
+        if analysis.form in ("set",) and len(cand.answers) >= 1:
+            answer_type = "实体集合"
+        alts = tuple(a for a in cand.alts if a and a != cand.main and _valid_path(a, index, q.question))
+        return AnswerRecord(
+            query_id=q.query_id,
+            doc_id=q.doc_id,
+            question=q.question,
+            answer_type=answer_type,
+            answers=cand.answers,
+            main_path=cand.main,
+            alt_paths=alts[: self.config.alt_paths],
+            constraints=constraints_dict(analysis, cand, q.difficulty),
+            difficulty=q.difficulty,
+        )
+
+    # ------------------------------------------------------------------------------------------------------
+    def _external(self, question: str) -> ExternalScore | None:
+        """Relevance of chains from the trained triple scorer and/or the embedder, scaled to [0, 1]."""
+        scorer, embedder = self.scorer, self.embedder
+        if scorer is None and embedder is None:
+            return None
+
+        def score(chains: Sequence[Chain]) -> list[float] | None:
+            parts: list[list[float]] = []
+            if scorer is not None:
+                triples = list(dict.fromkeys(t for c in chains for t in c.triples))
+                raw = scorer.score(question, triples)
+                lo, hi = (min(raw), max(raw)) if raw else (0.0, 1.0)
+                span = (hi - lo) or 1.0
+                by_triple = {t: (s - lo) / span for t, s in zip(triples, raw, strict=True)}
+                parts.append([sum(by_triple[t] for t in c.triples) / max(1, len(c.triples)) for c in chains])
+            if embedder is not None:
+                texts = ["; ".join(serialize_triple(t) for t in c.triples) for c in chains]
+                qv = embedder.embed_queries([question])[0]
+                pv = embedder.embed_passages(texts)
+                sims = (pv @ qv).astype(np.float64).tolist()
+                lo, hi = min(sims), max(sims)
+                span = (hi - lo) or 1.0
+                parts.append([(s - lo) / span for s in sims])
+            return [sum(p[i] for p in parts) / len(parts) for i in range(len(chains))]
+
+        return score
+
+
+__all__ = ["EvidenceError", "LLMDecision", "QuestionResult", "Reasoner", "empty_record", "verify_path"]

@@ -1,0 +1,180 @@
+"""Running the reasoner over a dataset: resumable, error-isolated, with atomic output.
+
+- The trace (JSON Lines) is the run's journal: one line per finished question, appended and flushed at once.
+- `result.json` is rewritten atomically from the journal every `save_every` questions and at the end, in the
+  dataset's question order; an interrupted run loses at most the question in flight.
+- Rerunning reads the journal and skips questions already answered (`resume=False` starts over); questions that
+  failed with an error are tried again.
+- A question that raises gets a valid empty answer and an `error` entry in the trace; the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from kgreason.data.answers import parse_answer_record
+from kgreason.data.jsonio import write_json_atomic
+from kgreason.data.records import AnswerRecord, Dataset, Question
+from kgreason.reason.reasoner import Reasoner, empty_record
+
+ProgressFn = Callable[[Question, dict[str, Any]], None]
+
+
+def default_trace_path(output: Path) -> Path:
+    """`result.json` -> `result.trace.jsonl`, beside it."""
+    return output.with_name(f"{output.stem}.trace.jsonl")
+
+
+@dataclass(slots=True)
+class RunSummary:
+    questions: int = 0  # selected for this run
+    resumed: int = 0  # already answered by an earlier run
+    answered: int = 0  # answered now
+    failed: int = 0  # raised an error now
+    seconds: float = 0.0  # answering time now (after loading)
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    llm_seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def per_second(self) -> float:
+        done = self.answered + self.failed
+        return done / self.seconds if self.seconds > 0 else 0.0
+
+    def line(self) -> str:
+        s = (
+            f"{self.questions} questions: {self.answered} answered, {self.resumed} resumed, {self.failed} failed; "
+            f"{self.seconds:.1f} s ({self.per_second:.1f} q/s)"
+        )
+        if self.llm_calls:
+            s += f"; LLM {self.llm_calls} calls, {self.prompt_tokens:,}+{self.completion_tokens:,} tokens, "
+            s += f"{self.llm_seconds:.1f} s"
+        return s
+
+
+def read_journal(path: Path) -> dict[str, tuple[AnswerRecord, dict[str, Any]]]:
+    """Finished questions of an earlier run: query_id -> (record, trace entry). Damaged lines (a write cut short)
+    and error entries are skipped, so those questions run again."""
+    done: dict[str, tuple[AnswerRecord, dict[str, Any]]] = {}
+    if not path.exists():
+        return done
+    with path.open(encoding="utf-8") as fh:
+        for i, line in enumerate(fh):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if not isinstance(entry, dict) or entry.get("status") != "ok" or "answer" not in entry:
+                continue
+            parsed = parse_answer_record(entry["answer"], file=str(path), index=i)
+            if parsed.errors:
+                continue
+            done[parsed.record.query_id] = (parsed.record, entry)
+    return done
+
+
+@contextmanager
+def _journal(path: Path, resume: bool) -> Iterator[IO[str]]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not resume and path.exists():
+        path.unlink()
+    needs_newline = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
+    with path.open("a", encoding="utf-8") as fh:
+        if needs_newline:  # the last line of an interrupted run was cut short: do not glue onto it
+            fh.write("\n")
+        yield fh
+
+
+def select_questions(dataset: Dataset, only: list[str] | None, limit: int | None) -> list[Question]:
+    """The questions of this run: `only` (query ids) if given, then the first `limit` of them."""
+    qs = list(dataset.questions)
+    if only:
+        wanted = set(only)
+        qs = [q for q in qs if q.query_id in wanted]
+    if limit is not None:
+        qs = qs[: max(0, limit)]
+    return qs
+
+
+def run_dataset(
+    dataset: Dataset,
+    reasoner: Reasoner,
+    output: Path,
+    *,
+    trace_path: Path | None = None,
+    only: list[str] | None = None,
+    limit: int | None = None,
+    resume: bool = True,
+    save_every: int = 20,
+    on_question: ProgressFn | None = None,
+) -> RunSummary:
+    """Answer the selected questions, appending to the trace and writing `output` atomically."""
+    trace_path = trace_path or default_trace_path(output)
+    selected = select_questions(dataset, only, limit)
+    done = read_journal(trace_path) if resume else {}
+    known = {q.query_id for q in dataset.questions}
+    summary = RunSummary(questions=len(selected))
+    records: dict[str, AnswerRecord] = {qid: rec for qid, (rec, _) in done.items() if qid in known}
+    todo = [q for q in selected if q.query_id not in done]
+    summary.resumed = len(selected) - len(todo)
+    order = [q.query_id for q in dataset.questions]
+
+    def save() -> None:
+        write_json_atomic(output, [records[qid].to_json() for qid in order if qid in records])
+
+    t0 = time.monotonic()
+    with _journal(trace_path, resume) as fh:
+        for n, q in enumerate(todo, start=1):
+            entry = _answer_one(reasoner, q, records, summary)
+            fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            fh.flush()
+            if on_question is not None:
+                on_question(q, entry)
+            if n % save_every == 0:
+                save()
+    summary.seconds = time.monotonic() - t0
+    save()
+    return summary
+
+
+def _answer_one(
+    reasoner: Reasoner, q: Question, records: dict[str, AnswerRecord], summary: RunSummary
+) -> dict[str, Any]:
+    t0 = time.monotonic()
+    try:
+        result = reasoner.answer(q)
+    except Exception as exc:  # one bad question must not end the run
+        records[q.query_id] = empty_record(q)
+        summary.failed += 1
+        summary.failures.append(f"{q.query_id}: {type(exc).__name__}: {exc}")
+        return {
+            "query_id": q.query_id,
+            "doc_id": q.doc_id,
+            "question": q.question,
+            "status": "error",
+            "error": f"{type(exc).__name__}: {exc}",
+            "traceback": traceback.format_exc(limit=6),
+            "answer": empty_record(q).to_json(),
+            "seconds": round(time.monotonic() - t0, 4),
+        }
+    records[q.query_id] = result.record
+    summary.answered += 1
+    llm = result.trace.get("llm", {})
+    if llm.get("asked"):
+        summary.llm_calls += 1
+        summary.prompt_tokens += int(llm.get("prompt_tokens", 0))
+        summary.completion_tokens += int(llm.get("completion_tokens", 0))
+        summary.llm_seconds += float(llm.get("seconds", 0.0))
+    return result.trace

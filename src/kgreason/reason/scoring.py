@@ -1,0 +1,190 @@
+"""Relevance of candidate chains to a question, from general features:
+
+- relation words: how much of each hop's relation name (or a synonym, `kgreason.reason.lexicon`) the question's
+  remaining words contain (longest common substring), and how much of those words the chain covers;
+- answer form: whether the chain's end is the kind of thing asked for (a date for 何时, a number for 多少, a
+  person for 谁, a node of the named type for 哪艘驱逐舰);
+- hop count;
+- optionally an external triple relevance model (`TripleScorer`, the one the Mecha-QA method uses) and an
+  embedder (question vs. serialised chain).
+All pure functions of their inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kgreason.kg.index import KGIndex
+from kgreason.kg.paths import Chain
+from kgreason.reason.analysis import Analysis
+from kgreason.reason.lexicon import relation_variants
+from kgreason.text.normalize import normalize_text
+
+PERSON_TYPE_HINTS = ("人物", "人", "将领", "军官", "指挥官", "司令", "元帅", "将军", "总统", "首相", "士兵", "飞行员")
+PLACE_TYPE_HINTS = ("地点", "地区", "位置", "城市", "国家", "港口", "基地", "海域", "岛", "地名", "省")
+PLACE_RELATION_HINTS = ("地", "港", "位置", "位于", "基地", "驻", "部署", "所在", "海域", "国")
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """Weights of the chain score (see `ReasonerConfig`, which holds these)."""
+
+    coverage: float = 1.2
+    mean_relation: float = 0.6
+    answer_kind: float = 0.8
+    hop_penalty: float = 0.15
+    weak_hop_penalty: float = 0.45
+    external: float = 0.5  # triple scorer / embedder, each scaled to [0, 1] within the question
+
+
+def longest_common_substring(a: str, b: str) -> tuple[int, int]:
+    """(length, end position in b) of the longest common substring of a and b."""
+    best, best_end = 0, 0
+    prev = [0] * (len(b) + 1)
+    for i in range(1, len(a) + 1):
+        cur = [0] * (len(b) + 1)
+        ai = a[i - 1]
+        for j in range(1, len(b) + 1):
+            if ai == b[j - 1]:
+                cur[j] = prev[j - 1] + 1
+                if cur[j] > best:
+                    best, best_end = cur[j], j
+        prev = cur
+    return best, best_end
+
+
+@dataclass(frozen=True, slots=True)
+class RelationMatch:
+    score: float  # 0..1
+    covered: frozenset[int]  # positions of `residual` the relation (or a synonym) matches
+
+
+def relation_match(relation: str, residual: str) -> RelationMatch:
+    """How well a relation name is expressed by the question's remaining words.
+
+    Each variant (the name and its synonyms) scores the length of its longest common substring with the
+    residual over its own length; matches shorter than 2 characters count only for one-character names.
+    """
+    rel = normalize_text(relation)
+    best = RelationMatch(0.0, frozenset())
+    for v in relation_variants(rel):
+        if not v:
+            continue
+        n, end = longest_common_substring(v, residual)
+        if n < 2 and not (n == 1 and len(v) == 1):
+            continue
+        if "|" in residual[end - n : end]:
+            continue
+        s = n / len(v)
+        if v != rel:
+            s *= 0.9  # a synonym is slightly weaker evidence than the relation's own name
+            # ... but a full synonym word beats a partial match of the relation's own name
+        if s > best.score:
+            best = RelationMatch(s, frozenset(range(end - n, end)))
+    return best
+
+
+def content_positions(residual: str) -> frozenset[int]:
+    return frozenset(i for i, ch in enumerate(residual) if ch != "|")
+
+
+def node_types(index: KGIndex, key: str) -> frozenset[str]:
+    node = index.nodes.get(key)
+    return node.types if node else frozenset()
+
+
+def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float:
+    """+1 when the chain's end is the kind of answer asked for, negative when it clearly is not."""
+    end = chain.end
+    node = index.nodes.get(end)
+    if node is None:
+        return 0.0
+    is_date = index.date(end) is not None
+    is_qty = index.quantity(end) is not None
+    types = " ".join(node.types)
+    rel = chain.edges[-1].relation if chain.edges else ""
+    form = analysis.form
+    if form == "time":
+        return 1.0 if is_date else -1.0
+    if form == "number":
+        return 1.0 if is_qty else -1.0
+    if form == "place":
+        if is_date or is_qty:
+            return -1.0
+        if index.is_place(end) or any(h in types for h in PLACE_TYPE_HINTS):
+            return 1.0
+        return 0.5 if any(h in rel for h in PLACE_RELATION_HINTS) else -0.3
+    if form == "bool":
+        return 0.0
+    # entity-like answers
+    if is_date or is_qty or node.kind == "text":
+        return -1.0
+    score = 0.0
+    if analysis.person:
+        score += 1.0 if any(h in types for h in PERSON_TYPE_HINTS) else -0.5
+    tw = analysis.type_word
+    if tw and not analysis.person:
+        hay = normalize_text(types + node.name + rel)
+        n, _ = longest_common_substring(tw, hay)
+        if n >= 2 or (n == 1 and len(tw) == 1):
+            score += 0.6 * n / len(tw)
+    return score
+
+
+@dataclass(frozen=True, slots=True)
+class ChainScore:
+    total: float
+    coverage: float
+    mean_relation: float
+    answer_kind: float
+    external: float
+    hop_scores: tuple[float, ...]
+
+
+def score_chain(
+    index: KGIndex,
+    chain: Chain,
+    analysis: Analysis,
+    weights: Weights,
+    external: float | None = None,
+) -> ChainScore:
+    residual = analysis.residual
+    content = content_positions(residual)
+    covered: set[int] = set()
+    hop_scores: list[float] = []
+    weak = 0
+    mention_keys = {m.key for m in analysis.mentions}
+    for e in chain.edges:
+        if e.is_alias:
+            continue
+        m = relation_match(e.relation, residual)
+        hop_scores.append(m.score)
+        covered |= m.covered
+        # a hop onto a node the question names is supported by that mention even without a relation word
+        if m.score < 0.3 and e.dst not in mention_keys:
+            weak += 1
+    coverage = len(covered & content) / len(content) if content else 0.0
+    mean_rel = sum(hop_scores) / len(hop_scores) if hop_scores else 0.0
+    kind = answer_kind_score(index, chain, analysis)
+    bridge_mentions = sum(1 for n in chain.nodes[1:-1] if n in mention_keys)
+    ext = external if external is not None else 0.0
+    total = (
+        weights.coverage * coverage
+        + weights.mean_relation * mean_rel
+        + weights.answer_kind * kind
+        - weights.hop_penalty * max(0, len(hop_scores) - 1)
+        - weights.weak_hop_penalty * weak
+        + 0.3 * bridge_mentions
+        + weights.external * ext
+    )
+    return ChainScore(round(total, 6), coverage, mean_rel, kind, ext, tuple(hop_scores))
+
+
+def prefix_score(chain: Chain, analysis: Analysis) -> float:
+    """Beam ordering of partial chains: relation evidence so far, minus a little per hop."""
+    s = 0.0
+    for e in chain.edges:
+        if e.is_alias:
+            continue
+        s += relation_match(e.relation, analysis.residual).score - 0.1
+    return s

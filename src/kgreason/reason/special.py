@@ -1,0 +1,177 @@
+"""Candidates for the two question forms that are not "follow a chain to the answer":
+
+- yes/no (`是否`): the stated fact is a chain from one mentioned entity to another, or a value check (time window,
+  numeric threshold) on the mentioned entity; "否" comes with the triple that contradicts the question;
+- which-of-two (`A和B哪个更早/更大`): the same attribute of both, compared, with the derived comparison triple.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kgreason.data.records import PathTriple
+from kgreason.kg.index import Edge, KGIndex
+from kgreason.kg.paths import Chain, connect, follow_signature
+from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds
+from kgreason.reason.analysis import Analysis
+from kgreason.reason.candidate import Candidate, dedupe, ordered_path
+from kgreason.reason.checks import Check, check_numeric, check_time
+from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
+from kgreason.reason.scoring import relation_match
+from kgreason.text.normalize import normalize_text
+
+
+def bool_candidates(
+    index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, scored: list[ScoredChain]
+) -> list[Candidate]:
+    starts = key_starts(analysis)
+    if analysis.times or analysis.numerics:
+        return _bool_by_values(index, analysis, cfg, scored, starts)
+    if len(starts) >= 2:
+        return _bool_by_connection(index, analysis, scored, starts)
+    if scored:
+        best = scored[0]
+        return [_bool(False, best.chain.triples, best.score.total, (best.chain,))]
+    return [_bool(False, (), 0.0, ())]
+
+
+def _bool(
+    yes: bool, main: tuple[PathTriple, ...], score: float, chains: tuple[Chain, ...], checks: tuple[Check, ...] = ()
+) -> Candidate:
+    return Candidate(("是" if yes else "否",), (), "布尔", dedupe(main), score, chains, checks, origin="bool")
+
+
+def _bool_by_connection(
+    index: KGIndex, analysis: Analysis, scored: list[ScoredChain], starts: list[str]
+) -> list[Candidate]:
+    """`X是否由Y制造`: yes when a relevant chain joins X and Y; no with X's relevant triple otherwise."""
+    first, others = starts[0], starts[1:]
+    targets: set[str] = set()
+    for o in others:
+        targets |= index.alias_group(o)
+    joining = [sc for sc in scored if sc.chain.start == first and sc.chain.end in targets]
+    if not joining:
+        joining = [sc for sc in scored if sc.chain.end in index.alias_group(first) and sc.chain.start in targets]
+    if joining and joining[0].score.mean_relation >= 0.3:
+        best = joining[0]
+        return [_bool(True, best.chain.triples, best.score.total, (best.chain,))]
+    # the contradicting fact: the best relevant one-hop chain from X that does not reach Y
+    from_first = [sc for sc in scored if sc.chain.start == first and sc.chain.hops == 1 and sc.chain.end not in targets]
+    if from_first:
+        best = from_first[0]
+        return [_bool(False, best.chain.triples, best.score.total, (best.chain,))]
+    return [_bool(False, (), 0.0, ())]
+
+
+def _bool_by_values(
+    index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, scored: list[ScoredChain], starts: list[str]
+) -> list[Candidate]:
+    """`X是否在2009年以前首飞、且射程超过1000公里`: check the values on X, or on the members X's best relation
+    pattern reaches (`F-35系列中，是否有型别…`: yes when one member passes every check)."""
+    candidates: list[Chain] = [Chain(s, ()) for s in starts]
+    for start, _sig, best in top_groups(scored, cfg.top_groups):
+        if best.chain.hops == 1 and index.is_literal(best.chain.end) is False:
+            candidates.append(best.chain)
+            candidates.extend(follow_signature(index, start, best.chain.signature)[: cfg.max_set_size])
+    results: list[tuple[int, int, Chain, list[Check]]] = []
+    for chain in candidates:
+        checks = [check_time(index, chain, w, analysis) for w in analysis.times]
+        checks += [check_numeric(index, chain, t) for t in analysis.numerics]
+        ok = sum(1 for c in checks if c.ok is True)
+        known = sum(1 for c in checks if c.ok is not None)
+        results.append((ok, known, chain, checks))
+    if not results:
+        return [_bool(False, (), 0.0, ())]
+    full = [r for r in results if r[0] == len(r[3]) and r[3]]
+    if full:
+        _, _, chain, checks = full[0]
+        return [_bool(True, ordered_path([chain], checks), 1.0, (chain,), tuple(checks))]
+    _, _, chain, checks = max(results, key=lambda r: (r[1], -r[2].hops))
+    return [_bool(False, ordered_path([chain], checks), 0.5, (chain,), tuple(checks))]
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    holder: str  # the node that has the attribute (the mention or one of its aliases)
+    lead: tuple[PathTriple, ...]  # alias triple from the mention to the holder, if any
+    edge: Edge
+    value: DateValue | Quantity
+
+
+def _options(index: KGIndex, key: str, aspect: str) -> list[_Option]:
+    out: list[_Option] = []
+    for holder in sorted(index.alias_group(key)):
+        lead: tuple[PathTriple, ...] = ()
+        if holder != key:
+            via = connect(index, [key], holder, max_hops=1)
+            if via is None:
+                continue
+            lead = via.triples
+        for e in index.value_edges(holder):
+            v: DateValue | Quantity | None = index.date(e.dst) if aspect == "time" else index.quantity(e.dst)
+            if v is not None:
+                out.append(_Option(holder, lead, e, v))
+    return out
+
+
+def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
+    """Which of two mentioned entities is earlier / larger: the same attribute of both, compared; the winner's
+    triples first, then the other's, then the derived comparison."""
+    assert analysis.comparative is not None
+    aspect, direction = analysis.comparative
+    keys = key_starts(analysis)[:2]
+    if len(keys) < 2:
+        return []
+    opts_a, opts_b = _options(index, keys[0], aspect), _options(index, keys[1], aspect)
+    residual = analysis.residual
+    best: tuple[float, _Option, _Option] | None = None
+    for oa in opts_a:
+        for ob in opts_b:
+            if (
+                isinstance(oa.value, Quantity)
+                and isinstance(ob.value, Quantity)
+                and compare_quantities("数值等于", oa.value, ob.value) is None
+            ):
+                continue
+            same = normalize_text(oa.edge.relation) == normalize_text(ob.edge.relation)
+            s = relation_match(oa.edge.relation, residual).score + relation_match(ob.edge.relation, residual).score
+            s += 1.0 if same else 0.0
+            if best is None or s > best[0]:
+                best = (s, oa, ob)
+    if best is None:
+        return []
+    _, oa, ob = best
+    a_first, b_first = _less(oa.value, ob.value), _less(ob.value, oa.value)
+    if a_first is None or b_first is None or (not a_first and not b_first):
+        return []
+    winner, loser = (oa, ob) if (a_first if direction == "min" else b_first) else (ob, oa)
+    if aspect == "time":
+        rel = "早于" if direction == "min" else "晚于"
+    else:
+        rel = "数值小于" if direction == "min" else "数值大于"
+    derived = (winner.edge.triple.obj, rel, loser.edge.triple.obj)
+    main = [*winner.lead, winner.edge.triple.spo, *loser.lead, loser.edge.triple.spo, derived]
+    chains = (Chain(winner.holder, (winner.edge,)), Chain(loser.holder, (loser.edge,)))
+    check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), (derived,))
+    key = winner.holder
+    return [
+        Candidate(
+            (index.name(key),),
+            (key,),
+            answer_type_of(index, key, "entity"),
+            dedupe(main),
+            1.0,
+            chains,
+            (check,),
+            origin="choice",
+        )
+    ]
+
+
+def _less(x: DateValue | Quantity, y: DateValue | Quantity) -> bool | None:
+    if isinstance(x, DateValue) and isinstance(y, DateValue):
+        return date_holds("早于", x, y)
+    if isinstance(x, Quantity) and isinstance(y, Quantity):
+        return compare_quantities("数值小于", x, y)
+    return None
