@@ -27,10 +27,37 @@ _KEPT_PUNCTUATION = frozenset("%‰")
 _DROPPED_SYMBOLS = frozenset("`~")
 
 
+class _CharMap(dict[int, str | None]):
+    """`str.translate` table of rules 3-5 for every character but `.`, filled in on first sight of a character."""
+
+    def __missing__(self, code: int) -> str | None:
+        ch = chr(code)
+        keep: str | None = ch
+        if ch in _KEPT_PUNCTUATION:
+            keep = ch
+        elif ch.isspace() or ch in _DROPPED_SYMBOLS or unicodedata.category(ch)[0] in "PC":
+            keep = None
+        self[code] = keep
+        return keep
+
+
+_CHAR_MAP = _CharMap()
+
+
 @lru_cache(maxsize=65536)
 def normalize_text(text: str) -> str:
     """Canonical form of a string for equality tests (see the module docstring for the rules)."""
     s = unicodedata.normalize("NFKC", text).lower()
+    # Fast paths, same result as the loop below: letters and digits only (most names), or no `.` to look around.
+    if s.isalnum():
+        return s
+    if "." not in s:
+        return s.translate(_CHAR_MAP)
+    return _normalize_slow(s)
+
+
+def _normalize_slow(s: str) -> str:
+    """Rules 3-5 character by character on an NFKC, lower-cased string (needed for the `.` between digits)."""
     out: list[str] = []
     n = len(s)
     for i, ch in enumerate(s):
