@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from kgreason.data.records import DERIVED_RELATIONS, AnswerRecord, Path, PathTriple
-from kgreason.text.normalize import normalize_text, normalize_triple
+from kgreason.text.normalize import normalize_text
 
 T = TypeVar("T")
 AnswerKind = Literal["single", "set"]
@@ -75,6 +75,8 @@ def lcs_length(a: Sequence[T], b: Sequence[T]) -> int:
     """Length of the longest common subsequence (not necessarily contiguous)."""
     if not a or not b:
         return 0
+    if a == b:  # the common case of a right answer
+        return len(a)
     prev = [0] * (len(b) + 1)
     for x in a:
         cur = [0]
@@ -84,17 +86,15 @@ def lcs_length(a: Sequence[T], b: Sequence[T]) -> int:
     return prev[-1]
 
 
-def _norm_path(path: Iterable[PathTriple]) -> list[PathTriple]:
-    return [normalize_triple(t) for t in path]
+def normalize_path(path: Iterable[PathTriple]) -> list[PathTriple]:
+    """Every triple normalised (`normalize_triple`), order and repeats kept."""
+    n = normalize_text
+    return [(n(h), n(r), n(t)) for h, r, t in path]
 
 
 def _nodes(path: Iterable[PathTriple]) -> list[str]:
     """Heads and tails in order of first appearance, without repeats."""
-    seen: dict[str, None] = {}
-    for h, _, t in path:
-        seen.setdefault(h, None)
-        seen.setdefault(t, None)
-    return list(seen)
+    return list(dict.fromkeys(x for h, _, t in path for x in (h, t)))
 
 
 # ---------------------------------------------------------------------------------------------------------- answer
@@ -121,6 +121,32 @@ def is_set_answer(gold: AnswerRecord) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class GoldView:
+    """A gold record normalised once for scoring (every component function also accepts the plain record)."""
+
+    record: AnswerRecord
+    kind: AnswerKind
+    answers: frozenset[str]  # normalised, empties dropped
+    paths: tuple[tuple[str, tuple[PathTriple, ...]], ...]  # ("main", ...), ("alt[0]", ...): normalised triples
+    main_size: int  # |Gold_t,min|: distinct triples of the main path
+    question: str  # normalised
+
+
+def view_gold(gold: AnswerRecord | GoldView) -> GoldView:
+    if isinstance(gold, GoldView):
+        return gold
+    paths = tuple((label, tuple(normalize_path(path))) for label, path in gold_paths(gold))
+    return GoldView(
+        record=gold,
+        kind="set" if is_set_answer(gold) else "single",
+        answers=normalize_answers(gold.answers),
+        paths=paths,
+        main_size=len(set(paths[0][1])),
+        question=normalize_text(gold.question),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class AnswerResult:
     kind: AnswerKind
     em: float  # 1 when the normalised answer sets are equal
@@ -130,7 +156,7 @@ class AnswerResult:
     score: float  # em for single answers, f1 for set answers
 
 
-def answer_score(pred_answers: Iterable[str], gold: AnswerRecord) -> AnswerResult:
+def answer_score(pred_answers: Iterable[str], gold: AnswerRecord | GoldView) -> AnswerResult:
     """AnswerScore (spec 3.1): normalised exact match for single answers, normalised set F1 for set answers.
 
     Both sides are compared as sets of normalised strings. A single-answer question therefore scores 1 only when the
@@ -139,15 +165,15 @@ def answer_score(pred_answers: Iterable[str], gold: AnswerRecord) -> AnswerResul
     Yes/no questions (every gold answer is a yes or a no word): both sides are first mapped to `是` / `否`
     (`是的`, `对`, `正确`, `yes`, `true` -> `是`; `不是`, `不`, `不对`, `错`, `错误`, `no`, `false` -> `否`).
     """
+    g = view_gold(gold)
     pred = normalize_answers(pred_answers)
-    gold_set = normalize_answers(gold.answers)
+    gold_set = g.answers
     if gold_set and all(a in _YES or a in _NO for a in gold_set):
         pred = frozenset(_canonical_boolean(a) for a in pred)
         gold_set = frozenset(_canonical_boolean(a) for a in gold_set)
     m = set_prf(pred, gold_set)
     em = 1.0 if pred == gold_set else 0.0
-    kind: AnswerKind = "set" if is_set_answer(gold) else "single"
-    return AnswerResult(kind, em, m.precision, m.recall, m.f1, em if kind == "single" else m.f1)
+    return AnswerResult(g.kind, em, m.precision, m.recall, m.f1, em if g.kind == "single" else m.f1)
 
 
 # -------------------------------------------------------------------------------------------------------- evidence
@@ -173,7 +199,7 @@ def gold_paths(gold: AnswerRecord) -> list[tuple[str, Path]]:
     return out
 
 
-def evidence_score(pred_path: Sequence[PathTriple], gold: AnswerRecord) -> EvidenceResult:
+def evidence_score(pred_path: Sequence[PathTriple], gold: AnswerRecord | GoldView) -> EvidenceResult:
     """EvidenceScore (spec 3.2) = 0.6·TripleMatch + 0.4·Parsimony.
 
     Pred_t is the prediction's `gold_reasoning_paths_main`; its alternatives are not scored. TripleMatch is the
@@ -183,14 +209,18 @@ def evidence_score(pred_path: Sequence[PathTriple], gold: AnswerRecord) -> Evide
     once for P_t / R_t, but every submitted triple counts in |Pred_t| for Parsimony, so padding by repetition is
     penalised. Parsimony = min(1, |Gold_t,min| / |Pred_t|), 0 when Pred_t is empty.
     """
-    pred = _norm_path(pred_path)
+    return evidence_normalized(normalize_path(pred_path), view_gold(gold))
+
+
+def evidence_normalized(pred: Sequence[PathTriple], gold: GoldView) -> EvidenceResult:
+    """`evidence_score` of an already normalised predicted path."""
     pred_set = set(pred)
-    best_label, best = "main", set_prf(pred_set, set(_norm_path(gold.main_path)))
-    for label, path in gold_paths(gold)[1:]:
-        m = set_prf(pred_set, set(_norm_path(path)))
+    best_label, best = "", SetMatch(-1.0, -1.0, -1.0, 0, 0, 0)
+    for label, path in gold.paths:
+        m = set_prf(pred_set, path)
         if m.f1 > best.f1:
             best_label, best = label, m
-    gold_min = len(set(_norm_path(gold.main_path)))
+    gold_min = gold.main_size
     # The spec's formula, literally: Parsimony does not look at whether the triples are right (that is TripleMatch's
     # job), so a short wrong path still earns it. docs/scoring.md notes this.
     parsimony = min(1.0, gold_min / len(pred)) if pred else 0.0
@@ -216,18 +246,22 @@ class ReasoningResult:
 NO_REASONING = ReasoningResult(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, (), (), None)
 
 
-def key_entities(path: Sequence[PathTriple], question: str, answers: Collection[str]) -> tuple[str, ...]:
+def key_entities(
+    path: Sequence[PathTriple], question: str, answers: Collection[str], *, nodes: Sequence[str] | None = None
+) -> tuple[str, ...]:
     """The question's key entities on a (normalised) gold path, normalised, in path order.
 
     = the head of the path's first triple, unless it is an answer (triples keep the KG's direction, so a chain may
     be written backwards, and a which-of-two question's path starts at the answer), plus every node whose text
     occurs in the question (normalised substring, at least `MIN_KEY_ENTITY_CHARS` characters). When that leaves
     nothing (the question paraphrases every node), the first node of the path that is not an answer.
+    `nodes`: the path's nodes (`_nodes(path)`) when the caller has them already.
     """
     if not path:
         return ()
     q = normalize_text(question)
-    nodes = _nodes(path)
+    if nodes is None:
+        nodes = _nodes(path)
     head = path[0][0]
     keys = [n for n in nodes if (n == head and n not in answers) or (len(n) >= MIN_KEY_ENTITY_CHARS and n in q)]
     if not keys:
@@ -235,11 +269,19 @@ def key_entities(path: Sequence[PathTriple], question: str, answers: Collection[
     return tuple(keys)
 
 
-def bridge_nodes(path: Sequence[PathTriple], keys: Collection[str], answers: Collection[str]) -> tuple[str, ...]:
+def bridge_nodes(
+    path: Sequence[PathTriple],
+    keys: Collection[str],
+    answers: Collection[str],
+    *,
+    nodes: Sequence[str] | None = None,
+) -> tuple[str, ...]:
     """Nodes of a (normalised) gold path other than key entities, answers and the operands of derived comparison
     triples (`晚于`, `处于时期内`, … are checks on attribute values, not hops of the chain)."""
     derived_nodes = {n for h, r, t in path if r in _DERIVED for n in (h, t)}
-    return tuple(n for n in _nodes(path) if n not in keys and n not in answers and n not in derived_nodes)
+    if nodes is None:
+        nodes = _nodes(path)
+    return tuple(n for n in nodes if n not in keys and n not in answers and n not in derived_nodes)
 
 
 def _components(triples: Iterable[PathTriple]) -> dict[str, str]:
@@ -288,7 +330,9 @@ def connection(pred: Sequence[PathTriple], keys: Sequence[str], targets: Collect
     return 1.0 if len({comp[k] for k in keys}) == 1 else 0.0
 
 
-def reasoning_score(pred_path: Sequence[PathTriple], gold: AnswerRecord, path_label: str = "main") -> ReasoningResult:
+def reasoning_score(
+    pred_path: Sequence[PathTriple], gold: AnswerRecord | GoldView, path_label: str = "main"
+) -> ReasoningResult:
     """ReasoningScore (spec 3.3) = 0.4·NodeCoverage + 0.4·EdgeOrder + 0.2·HopMatch, measured against one gold
     path, named as in `gold_paths` (the one Evidence matched; an unknown label means the main path). An empty
     prediction scores 0 on all three parts.
@@ -299,15 +343,19 @@ def reasoning_score(pred_path: Sequence[PathTriple], gold: AnswerRecord, path_la
     - HopMatch: fraction of the gold path's bridge nodes (`bridge_nodes`) that occur as predicted nodes; 1 when the
       gold path has none.
     """
-    pred = _norm_path(pred_path)
+    return reasoning_normalized(normalize_path(pred_path), view_gold(gold), path_label)
+
+
+def reasoning_normalized(pred: Sequence[PathTriple], gold: GoldView, path_label: str = "main") -> ReasoningResult:
+    """`reasoning_score` of an already normalised predicted path."""
     if not pred:
         return NO_REASONING
-    label, path = next(((lbl, p) for lbl, p in gold_paths(gold) if lbl == path_label), ("main", gold.main_path))
-    gpath = _norm_path(path)
-    answers = normalize_answers(gold.answers)
-    keys = key_entities(gpath, gold.question, answers)
+    label, gpath = next(((lbl, p) for lbl, p in gold.paths if lbl == path_label), gold.paths[0])
+    answers = gold.answers
+    gold_node_list = _nodes(gpath)
+    keys = key_entities(gpath, gold.question, answers, nodes=gold_node_list)
     pred_nodes = set(_nodes(pred))
-    gold_nodes = set(_nodes(gpath))
+    gold_nodes = set(gold_node_list)
 
     node_coverage = ratio(sum(1 for k in keys if k in pred_nodes), len(keys)) if keys else 1.0
 
@@ -318,7 +366,7 @@ def reasoning_score(pred_path: Sequence[PathTriple], gold: AnswerRecord, path_la
     order = ratio(lcs_length(gold_rels, pred_rels), max(len(gold_rels), len(pred_rels)))
     edge_order = conn * order
 
-    bridges = bridge_nodes(gpath, keys, answers)
+    bridges = bridge_nodes(gpath, keys, answers, nodes=gold_node_list)
     hop = ratio(sum(1 for b in bridges if b in pred_nodes), len(bridges)) if bridges else 1.0
 
     score = REASONING_NODE_WEIGHT * node_coverage + REASONING_ORDER_WEIGHT * edge_order + REASONING_HOP_WEIGHT * hop

@@ -18,7 +18,8 @@ Public API: `score_files(pred_path, gold_path)`, `score_records(preds, gold)`, `
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -35,13 +36,16 @@ from kgreason.eval.metrics import (
     AnswerResult,
     ConstraintResult,
     EvidenceResult,
+    GoldView,
     ReasoningResult,
     answer_score,
     constraint_score,
-    evidence_score,
+    evidence_normalized,
     is_set_answer,
     normalize_answers,
-    reasoning_score,
+    normalize_path,
+    reasoning_normalized,
+    view_gold,
 )
 
 
@@ -158,9 +162,11 @@ def missing_score(gold: AnswerRecord) -> QuestionScore:
     )
 
 
-def score_question(pred: ParsedAnswer | AnswerRecord | None, gold: AnswerRecord) -> QuestionScore:
+def score_question(pred: ParsedAnswer | AnswerRecord | None, gold: AnswerRecord | GoldView) -> QuestionScore:
     """Score one prediction (None: missing) against its gold record. Fields listed in `ParsedAnswer.bad_fields`
     zero the components that read them; the prediction's own `difficulty` and `answer_type` are ignored."""
+    view = view_gold(gold)
+    gold = view.record
     if pred is None:
         return missing_score(gold)
     if isinstance(pred, AnswerRecord):
@@ -168,14 +174,15 @@ def score_question(pred: ParsedAnswer | AnswerRecord | None, gold: AnswerRecord)
     else:
         record, bad = pred.record, pred.bad_fields
 
-    answer = answer_score(record.answers, gold)
+    answer = answer_score(record.answers, view)
     if ANSWER_FIELD in bad:
         answer = AnswerResult(answer.kind, 0.0, 0.0, 0.0, 0.0, 0.0)
     if PATH_FIELD in bad:
         evidence, reasoning = NO_EVIDENCE, NO_REASONING
     else:
-        evidence = evidence_score(record.main_path, gold)
-        reasoning = reasoning_score(record.main_path, gold, evidence.matched_path or "main")
+        pred_path = normalize_path(record.main_path)  # once for both components
+        evidence = evidence_normalized(pred_path, view)
+        reasoning = reasoning_normalized(pred_path, view, evidence.matched_path or "main")
     constraint = NO_CONSTRAINT if CONSTRAINT_FIELD in bad else constraint_score(record.constraints, gold.constraints)
 
     total = _weighted(gold.difficulty, answer.score, evidence.score, reasoning.score, constraint.f1)
@@ -206,13 +213,15 @@ class GroupSummary:
 
 
 def summarize(questions: Sequence[QuestionScore]) -> GroupSummary:
-    n = len(questions)
-    sums = dict.fromkeys(METRIC_NAMES, 0.0)
-    for q in questions:
-        for k, v in q.metrics().items():
-            sums[k] += v
-    means = {k: (v / n if n else 0.0) for k, v in sums.items()}
-    return GroupSummary(n, sums["score"], means["score"], means)
+    return _summarize([tuple(q.metrics().values()) for q in questions])
+
+
+def _summarize(rows: Sequence[tuple[float, ...]]) -> GroupSummary:
+    """Rows of `QuestionScore.metrics()` values, in `METRIC_NAMES` order."""
+    n = len(rows)
+    sums = [math.fsum(col) for col in zip(*rows, strict=True)] if rows else [0.0] * len(METRIC_NAMES)
+    means = {k: (v / n if n else 0.0) for k, v in zip(METRIC_NAMES, sums, strict=True)}
+    return GroupSummary(n, sums[0], means["score"], means)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,11 +295,13 @@ def question_json(q: QuestionScore) -> dict[str, Any]:
     }
 
 
-def _group_by(questions: Iterable[QuestionScore], key: Callable[[QuestionScore], str]) -> dict[str, GroupSummary]:
-    groups: dict[str, list[QuestionScore]] = {}
-    for q in questions:
-        groups.setdefault(key(q), []).append(q)
-    return {k: summarize(groups[k]) for k in sorted(groups)}
+def _group_by(
+    questions: Sequence[QuestionScore], rows: Sequence[tuple[float, ...]], key: Callable[[QuestionScore], str]
+) -> dict[str, GroupSummary]:
+    groups: dict[str, list[tuple[float, ...]]] = {}
+    for q, row in zip(questions, rows, strict=True):
+        groups.setdefault(key(q), []).append(row)
+    return {k: _summarize(groups[k]) for k in sorted(groups)}
 
 
 def score_records(preds: Mapping[str, ParsedAnswer | AnswerRecord], gold: Mapping[str, AnswerRecord]) -> ScoreReport:
@@ -301,15 +312,16 @@ def score_records(preds: Mapping[str, ParsedAnswer | AnswerRecord], gold: Mappin
     skipped gold items, parse problems).
     """
     per_question = tuple(score_question(preds.get(qid), g) for qid, g in gold.items())
-    overall = summarize(per_question)
+    rows = [tuple(q.metrics().values()) for q in per_question]
+    overall = _summarize(rows)
     return ScoreReport(
         total=overall.total,
         mean=overall.mean,
         count=overall.count,
         overall=overall,
-        by_level=_group_by(per_question, lambda q: q.level),
-        by_answer_type=_group_by(per_question, lambda q: q.answer_type.strip() or NO_ANSWER_TYPE),
-        by_answer_kind=_group_by(per_question, lambda q: q.kind),
+        by_level=_group_by(per_question, rows, lambda q: q.level),
+        by_answer_type=_group_by(per_question, rows, lambda q: q.answer_type.strip() or NO_ANSWER_TYPE),
+        by_answer_kind=_group_by(per_question, rows, lambda q: q.kind),
         per_question=per_question,
         missing=tuple(q.query_id for q in per_question if q.status == "missing"),
         unknown=tuple(qid for qid in preds if qid not in gold),
