@@ -92,3 +92,26 @@ def test_reasoning_measured_against_gold_answer_not_predicted_one() -> None:
     assert q.reasoning.node_coverage == pytest.approx(2 / 3)
     assert q.reasoning.edge_order == pytest.approx(0.5)
     assert q.reasoning.score == pytest.approx(0.4 * 2 / 3 + 0.2 + 0.2)
+
+
+@pytest.mark.parametrize(
+    ("path", "evidence", "node", "edge_order", "hop", "reasoning"),
+    [
+        # the docs/scoring.md tables, row by row
+        (list(reversed(MAIN)), 1.0, 1.0, 0.25, 1.0, 0.4 + 0.1 + 0.2),  # LCS 1 of 4
+        # only 艾森豪威尔-隶属于-同盟国: P 1/1, R 1/4 -> TM 0.4; Parsimony 1 -> 0.24 + 0.4; linked through 同盟国
+        ([MAIN[1]], 0.64, 1 / 3, 0.25, 1.0, 0.4 / 3 + 0.1 + 0.2),
+        # the alternative without its first three triples: P 5/5, R 5/8 -> TM 10/13; Parsimony 4/5;
+        # 艾森豪威尔 absent -> not linked; bridge 盟军远征部队 absent
+        (ALT[3:], 0.6 * 10 / 13 + 0.4 * 0.8, 2 / 3, 0.0, 0.0, 0.4 * 2 / 3),
+    ],
+)
+def test_documented_rows(
+    path: list[list[str]], evidence: float, node: float, edge_order: float, hop: float, reasoning: float
+) -> None:
+    q = score_question(parse_answer_record(spec_example(gold_reasoning_paths_main=path), file="p", index=0), GOLD)
+    assert q.evidence.score == pytest.approx(evidence)
+    assert q.reasoning.node_coverage == pytest.approx(node)
+    assert q.reasoning.edge_order == pytest.approx(edge_order)
+    assert q.reasoning.hop_match == pytest.approx(hop)
+    assert q.reasoning.score == pytest.approx(reasoning)
