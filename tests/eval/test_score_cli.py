@@ -67,3 +67,24 @@ def test_usage_error_is_not_a_crash() -> None:
     assert proc.returncode == 2
     assert "--gold" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_markup_like_text_in_the_files_is_printed_verbatim(tmp_path: Path) -> None:
+    gold = json.loads(GOLD.read_text(encoding="utf-8"))
+    gold[0]["query_id"] = "[/]doc[bold]"
+    gold[0]["answer_type"] = "[red]人物[/red]"
+    gold_path = tmp_path / "gold.json"
+    gold_path.write_text(json.dumps(gold, ensure_ascii=False), encoding="utf-8")
+    proc = run("--pred", str(gold_path), "--gold", str(gold_path), "--per-question")
+    assert proc.returncode == 0, proc.stderr
+    assert "[/]doc[bold]" in proc.stdout
+    assert "[red]人物[/red]" in proc.stdout
+
+
+def test_unwritable_report_path_exits_2_without_traceback(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    proc = run("--pred", str(GOLD), "--gold", str(GOLD), "--json", str(blocker / "report.json"))
+    assert proc.returncode == 2
+    assert "cannot write the report" in proc.stderr
+    assert "Traceback" not in proc.stderr

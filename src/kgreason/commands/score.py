@@ -9,8 +9,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from kgreason.data.jsonio import write_json_atomic
+from kgreason.errors import KgreasonError
 from kgreason.eval.official import GroupSummary, QuestionScore, ScoreReport, score_files
 
 # How many problems / ids the terminal shows before pointing at the JSON report.
@@ -29,7 +31,7 @@ def summary_table(title: str, groups: Mapping[str, GroupSummary]) -> Table:
     for name, g in groups.items():
         m = g.metrics
         table.add_row(
-            name,
+            Text(name),  # Text, not a markup string: names come from the files
             str(g.count),
             _f(g.total),
             _f(g.mean),
@@ -50,7 +52,7 @@ def submetric_table(groups: Mapping[str, GroupSummary]) -> Table:
     for h in heads:
         table.add_column(h, justify="right")
     for name, g in groups.items():
-        table.add_row(name, *(_f(g.metrics[c]) for c in cols))
+        table.add_row(Text(name), *(_f(g.metrics[c]) for c in cols))
     return table
 
 
@@ -65,23 +67,23 @@ def question_table(questions: Sequence[QuestionScore]) -> Table:
         if q.zeroed:
             notes = "malformed: " + ", ".join(_SHORT.get(f, f) for f in q.zeroed)
         table.add_row(
-            q.query_id,
+            Text(q.query_id),
             q.level,
-            f"{q.answer_type or '-'} ({q.kind})",
+            Text(f"{q.answer_type or '-'} ({q.kind})"),
             _f(q.score),
             _f(q.answer.score),
             _f(q.evidence.precision),
             _f(q.evidence.recall),
             _f(q.evidence.triple_match),
             _f(q.evidence.parsimony),
-            q.evidence.matched_path or "-",
+            Text(q.evidence.matched_path or "-"),
             _f(q.reasoning.node_coverage),
             _f(q.reasoning.edge_order),
             _f(q.reasoning.hop_match),
             _f(q.constraint.precision),
             _f(q.constraint.recall),
             _f(q.constraint.f1),
-            notes,
+            Text(notes),
         )
     return table
 
@@ -139,5 +141,8 @@ def register(app: typer.Typer) -> None:
             console = Console(highlight=False, width=200)
         render(report, console, per_question=per_question)
         if json_path is not None:
-            write_json_atomic(json_path, report.to_json())
+            try:
+                write_json_atomic(json_path, report.to_json())
+            except OSError as exc:
+                raise KgreasonError(f"cannot write the report to {json_path}: {exc.strerror or exc}") from None
             typer.echo(f"Report written to {json_path}")
