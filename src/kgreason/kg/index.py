@@ -172,6 +172,19 @@ class KGIndex:
                 out[key] = q
         return out
 
+    @cached_property
+    def vocabulary(self) -> frozenset[str]:
+        """Every ending (2-8 characters) of the KG's entity names, types and relation names, normalised: the
+        words the question analysis recognises without a segmenter (`公司`, `航空母舰`, `型别`)."""
+        words: set[str] = set()
+        names = [n.key for n in self.nodes.values() if n.kind == "entity"]
+        names += [normalize_text(t) for n in self.nodes.values() for t in n.types]
+        names += [normalize_text(r) for r in self.relations]
+        for name in names:
+            for k in range(2, min(len(name), 8) + 1):
+                words.add(name[-k:])
+        return frozenset(words)
+
     def value_edges(self, key: str) -> Iterable[Edge]:
         """Forward edges from `key` to date or quantity literals (its attributes)."""
         for e in self.edges(key):

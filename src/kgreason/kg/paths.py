@@ -55,13 +55,22 @@ def expand(index: KGIndex, chain: Chain) -> Iterator[Chain]:
     """One-hop extensions of `chain` that do not revisit a node or its aliases."""
     if chain.hops and not can_pass_through(index, chain.end):
         return
-    seen: set[str] = set()
+    nodes = set(chain.nodes)
+    aliases: set[str] = set()
     for n in chain.nodes:
-        seen |= index.alias_group(n)
+        aliases |= index.alias_group(n)
     for e in index.edges(chain.end):
-        if e.dst in seen:
+        # an alias edge may step to another name of a node; any other edge must reach a new thing
+        if e.dst in nodes or (e.dst in aliases and not e.is_alias):
             continue
         yield chain.extend(e)
+
+
+def effective_hops(chain: Chain) -> int:
+    """Hops that count against the hop limit: a leading alias hop (from the name the question uses to the node
+    the KG describes) is free."""
+    lead = 1 if chain.edges and chain.edges[0].is_alias else 0
+    return chain.hops - lead
 
 
 def search_chains(
@@ -73,26 +82,26 @@ def search_chains(
     prefix_score: Callable[[Chain], float],
     max_chains: int = 20000,
 ) -> list[Chain]:
-    """Every chain of 1..max_hops hops from `starts` whose prefixes stayed in the beam.
+    """Every chain of 1..max_hops hops (a leading alias hop is free) from `starts` whose prefixes stayed in the beam.
 
     At each depth all extensions of the kept prefixes are returned; only the best `beam` of them (by
     `prefix_score`) are extended further. `max_chains` bounds the work on hub-heavy KGs.
     """
     frontier = [Chain(s, ()) for s in starts if index.edges(s)]
     out: list[Chain] = []
-    for _depth in range(max_hops):
+    while frontier and len(out) < max_chains:
         nxt: list[Chain] = []
         for c in frontier:
-            nxt.extend(expand(index, c))
+            nxt.extend(x for x in expand(index, c) if effective_hops(x) <= max_hops)
             if len(out) + len(nxt) >= max_chains:
                 break
-        if not nxt:
-            break
         out.extend(nxt)
-        if len(out) >= max_chains:
-            break
         nxt.sort(key=prefix_score, reverse=True)
-        frontier = [c for c in nxt if can_pass_through(index, c.end)][:beam]
+        frontier = [
+            c
+            for c in nxt
+            if can_pass_through(index, c.end) and effective_hops(c) < max_hops or (c.hops == 1 and c.edges[0].is_alias)
+        ][:beam]
     return out
 
 

@@ -33,6 +33,28 @@ from kgreason.reason.link import Mention
 from kgreason.reason.textmap import MappedText
 from kgreason.text.normalize import normalize_text
 
+# Words that introduce a name the question identifies something by (`绰号“阿迪尔”的战斗机`).
+ALIAS_MARKERS: tuple[str, ...] = (
+    "绰号为",
+    "绰号是",
+    "绰号",
+    "代号为",
+    "代号是",
+    "代号",
+    "简称为",
+    "简称",
+    "又称",
+    "别名",
+    "昵称",
+    "称为",
+    "名为",
+    "叫做",
+    "被称为",
+    "番号为",
+    "舷号为",
+    "舷号",
+)
+
 Form = Literal["entity", "set", "count", "bool", "time", "number", "place", "choice"]
 Role = Literal["camp", "place"]
 
@@ -151,17 +173,23 @@ def _comparative(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int] 
     return None
 
 
-def _type_word(nq: str) -> str:
-    m = re.search(
-        r"(?:哪(?:一)?(?:个|位|艘|架|款|型|种|支|些|家|名|国|座|条|辆|部)?|什么|何种)([^的是在于了吗呢？?，,。]{1,6})",
-        nq,
-    )
-    if not m:
-        return ""
-    word = m.group(1)
-    for qw in ("是", "的", "在"):
-        word = word.split(qw)[0]
-    return word
+_TYPE_WORD_AFTER = re.compile(
+    r"(?:哪(?:一)?(?:个|位|艘|架|款|型|种|支|些|家|名|国|座|条|辆|部|类)?|什么|何种|几(?:个|艘|架|种|支|位|名|型|款|辆|枚|座|家)"
+    r"|多少(?:个|艘|架|种|支|位|名|型|款|辆|枚|座|家))"
+)
+
+
+def _type_word(nq: str, vocabulary: frozenset[str]) -> tuple[str, int, int]:
+    """The noun the question asks for (`公司` in `哪家公司研制的`, `航空母舰` in `几艘航空母舰`) and its normalised
+    span: the longest start of the text after the question word that ends some KG name, type or relation (the
+    KG's vocabulary stands in for a word segmenter)."""
+    for m in _TYPE_WORD_AFTER.finditer(nq):
+        rest = nq[m.end() : m.end() + 8]
+        rest = re.split(r"[的是在了吗呢，,。？?]", rest)[0]
+        for n in range(len(rest), 1, -1):
+            if rest[:n] in vocabulary:
+                return rest[:n], m.end(), m.end() + n
+    return "", 0, 0
 
 
 def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> list[TimeWindow]:
@@ -216,7 +244,8 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             continue
         # `X开幕之前` / `X具备初始作战能力之后`: another node's date is the bound
         am = re.match(r"([^，。,；;？?、]{0,12}?)(之后|以后|之前|以前)", after) or re.match(r"()(后|前)", after)
-        if am and any(index.date(e.dst) for e in index.value_edges(m.key)):
+        gap = q.verbatim(m.end, m.end + am.end()) if am else ""
+        if am and not re.search(r"[，。,；;？?、]", gap) and any(index.date(e.dst) for e in index.value_edges(m.key)):
             relation = "晚于" if am.group(2) in ("之后", "以后", "后") else "早于"
             end = m.end + am.end()
             out.append(
@@ -319,14 +348,19 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         or any(t.period_key == m.key or t.anchor_key == m.key for t in times)
     ]
     form, comparative = detect_form(nq, kept)
+    type_word, tw_start, tw_end = _type_word(nq, index.vocabulary)
     comp_full = _comparative(nq, kept) if form == "choice" else None
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
     order = _order(nq, list(mentions)) if form != "choice" else None
     spans = [(m.start, m.end) for m in kept] + window_spans
-    if order is not None:
-        i = nq.find(order.text)
-        spans.append((i, i + len(order.text)))
+    if type_word:  # the asked-for noun is matched against the answer's type, not against relations
+        spans.append((tw_start, tw_end))
     roles = _roles(nq, kept, index)
+    for m in kept:  # `绰号“阿迪尔”的战斗机`: the alias word introduces the name, it is not asked about
+        for w in ALIAS_MARKERS:
+            if nq[: m.start].endswith(w):
+                spans.append((m.start - len(w), m.start))
+                break
     for m in kept:  # the marker word of a side / place constraint is not a relation word of the chain
         if m.key in roles:
             for w in sorted(CAMP_MARKERS + PLACE_MARKERS, key=len, reverse=True):
@@ -339,7 +373,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         mentions=tuple(kept),
         form=form,
         person=_has_any(nq, PERSON_WORDS),
-        type_word=_type_word(nq),
+        type_word=type_word,
         times=tuple(times),
         numerics=tuple(numerics),
         order=order,

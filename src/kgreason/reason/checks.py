@@ -22,6 +22,7 @@ CheckKind = Literal["time", "numeric", "entity"]
 # Relations whose value is "the" time of an event: preferred when the question names no time relation.
 GENERIC_TIME_RELATIONS = frozenset({"时间", "发生时间", "日期", "发生日期", "开始时间", "爆发时间"})
 CAMP_RELATION_HINTS = ("隶属", "属于", "所属", "阵营", "国籍", "国家", "加入", "归属", "一方", "成员", "盟")
+EVENT_TYPE_HINTS = ("行动", "事件", "演习", "战役", "战争", "会议", "活动", "项目", "计划")
 CAMP_TYPE_HINTS = ("国家", "组织", "联盟", "阵营", "集团", "同盟", "政府", "政权", "军队")
 PLACE_TYPE_WORDS = ("地点", "地区", "位置", "城市", "港口", "基地", "海域", "岛", "地名", "省")
 TYPE_RELATION_HINTS = ("类型", "种类", "类别", "型号", "舰种", "级别", "舰级", "型别", "机种", "类")
@@ -46,6 +47,7 @@ class Check:
     derived: tuple[PathTriple, ...] = ()  # derived comparison triples that hold
     alt: tuple[PathTriple, ...] = ()  # long form for an alternative path (处于时期内 via 开始时间/结束时间)
     note: str = ""
+    anchor: str = ""  # for entity checks: the chain node the connection leaves from
 
 
 def _priority_nodes(chain: Chain) -> list[str]:
@@ -174,11 +176,11 @@ def check_numeric(index: KGIndex, chain: Chain, t: NumericThreshold) -> Check:
 def entity_role(index: KGIndex, key: str, via: Chain | None, marked: str | None) -> str | None:
     """The constraints-dict key of an entity constraint: marked by the question, else from the node's type or the
     relation that connects it."""
+    if via is not None and any(any(h in e.relation for h in TYPE_RELATION_HINTS) for e in via.edges):
+        return "type"
     if marked:
         return marked
     node = index.nodes.get(key)
-    if via is not None and any(any(h in e.relation for h in TYPE_RELATION_HINTS) for e in via.edges):
-        return "type"
     types = " ".join(node.types) if node else ""
     rels = " ".join(e.relation for e in via.edges) if via else ""
     place_like = (
@@ -186,7 +188,9 @@ def entity_role(index: KGIndex, key: str, via: Chain | None, marked: str | None)
     )
     if place_like and not any(h in rels for h in CAMP_RELATION_HINTS):
         return "place"
-    if any(h in rels for h in CAMP_RELATION_HINTS) or any(h in types for h in CAMP_TYPE_HINTS):
+    if any(h in types for h in CAMP_TYPE_HINTS):
+        return "camp"
+    if any(h in rels for h in CAMP_RELATION_HINTS) and not any(h in types for h in EVENT_TYPE_HINTS):
         return "camp"
     return None
 
@@ -200,7 +204,7 @@ def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str 
     role = entity_role(index, key, via, marked)
     if via is None:
         return Check("entity", role, text, False, note="not connected")
-    return Check("entity", role, text, True, via.triples)
+    return Check("entity", role, text, True, via.triples, anchor=via.start)
 
 
 def marked_role(analysis: Analysis, key: str) -> str | None:

@@ -18,6 +18,8 @@ class ReasonerConfig:
         max_chains: cap on chains enumerated per question (protects hub-heavy KGs).
         top_groups: relation patterns (start entity + relation sequence) turned into answer candidates.
         max_set_size: most members a set answer may list.
+        entity_checks: check that the answer connects to the question's other entities (off for L1 questions,
+            which state one fact).
         fuzzy_linking: also link names the question spells a little differently (character-bigram coverage).
     Scoring:
         weights: weights of the chain score (relation coverage, mean relation match, answer kind, hops, external
@@ -43,6 +45,7 @@ class ReasonerConfig:
     max_chains: int = 20000
     top_groups: int = 8
     max_set_size: int = 40
+    entity_checks: bool = True
     fuzzy_linking: bool = True
     weights: Weights = field(default_factory=Weights)
     check_bonus: float = 0.6

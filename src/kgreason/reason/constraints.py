@@ -17,7 +17,9 @@ def constraints_dict(analysis: Analysis, cand: Candidate | None, level: str) -> 
         out["time"] = analysis.times[0].text
     if analysis.numerics:
         out["numeric"] = analysis.numerics[0].text
-    if analysis.order is not None:
+    # A superlative word is an order constraint when the answer was picked by it (`最早具备…的型别`); otherwise it
+    # was part of a relation (`第一次参加` ~ `首次参演国家`).
+    if analysis.order is not None and cand is not None and cand.origin == "order":
         out["order"] = analysis.order.text
     if analysis.comparative_text:
         out["order"] = analysis.comparative_text

@@ -19,7 +19,7 @@ from kgreason.reason.analysis import Analysis
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_entity, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
-from kgreason.reason.scoring import ChainScore, relation_match, score_chain
+from kgreason.reason.scoring import ChainScore, prefix_score, relation_match, score_chain
 from kgreason.text.normalize import normalize_text
 
 # Relevance of a chain from an external model, in [0, 1]; None when none is configured.
@@ -33,25 +33,30 @@ class ScoredChain:
 
 
 def key_starts(analysis: Analysis) -> list[str]:
-    """Mentions that can start a chain: not those that only bound a time window (`二战期间`)."""
+    """Mentions that can start a chain: not those that only bound a time window (`二战期间`), and not those the
+    question marks as a side or place constraint (`隶属于X`) when another entity can start it."""
     bound_keys = {t.period_key for t in analysis.times} | {t.anchor_key for t in analysis.times}
-    keys = [m.key for m in analysis.mentions if m.key not in bound_keys]
-    return list(dict.fromkeys(keys))
+    keys = list(dict.fromkeys(m.key for m in analysis.mentions if m.key not in bound_keys))
+    unmarked = [k for k in keys if k not in analysis.roles]
+    return unmarked + [k for k in keys if k in analysis.roles] if unmarked else keys
+
+
+def chain_starts(analysis: Analysis) -> list[str]:
+    """Where chains start: the key entities, without role-marked ones when there are others."""
+    keys = key_starts(analysis)
+    unmarked = [k for k in keys if k not in analysis.roles]
+    return unmarked or keys
 
 
 def score_all(
     index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, external: ExternalScore | None
 ) -> list[ScoredChain]:
-    starts = key_starts(analysis)
+    starts = chain_starts(analysis)
     if not starts:
         return []
 
     def prefix(c: Chain) -> float:
-        s = 0.0
-        for e in c.edges:
-            if not e.is_alias:
-                s += relation_match(e.relation, analysis.residual).score - 0.1
-        return s
+        return prefix_score(index, c, analysis)
 
     chains = search_chains(
         index, starts, max_hops=cfg.max_hops, beam=cfg.beam, prefix_score=prefix, max_chains=cfg.max_chains
@@ -82,14 +87,16 @@ def top_groups(scored: list[ScoredChain], n: int) -> list[tuple[str, Signature, 
     return [(k[0], k[1], v) for k, v in seen.items()]
 
 
-def run_checks(index: KGIndex, chain: Chain, analysis: Analysis, starts: list[str]) -> list[Check]:
+def run_checks(
+    index: KGIndex, chain: Chain, analysis: Analysis, starts: list[str], entity_checks: bool = True
+) -> list[Check]:
     """Every constraint of the question checked on one chain."""
     checks: list[Check] = []
     on_chain: set[str] = set()
     for n in chain.nodes:
         on_chain |= index.alias_group(n)
     text_of = {m.key: m.text for m in analysis.mentions}
-    for key in starts:
+    for key in starts if entity_checks else []:
         if key in on_chain:
             continue
         checks.append(check_entity(index, chain, key, text_of.get(key, index.name(key)), analysis.roles.get(key)))
@@ -151,7 +158,7 @@ def _member_candidates(
             continue
         seen_ends |= group
         sc = score_chain(index, m, analysis, cfg.weights, best.score.external)
-        rows.append((m, sc, run_checks(index, m, analysis, starts)))
+        rows.append((m, sc, run_checks(index, m, analysis, starts, cfg.entity_checks)))
     passing = [r for r in rows if not any(c.ok is False for c in r[2])]
     form = analysis.form
     if form in ("set", "count"):

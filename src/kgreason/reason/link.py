@@ -1,15 +1,19 @@
 """Entity linking: which KG nodes the question mentions.
 
 No segmenter is needed: node names (normalised) are looked up as substrings of the normalised question; the
-longest, most specific matches win and a shorter name inside an accepted longer one is not linked (`歼-20` inside
-`歼-20S`). Names with a bracketed part also match without it (`辽宁舰（16）` ~ `辽宁舰`). Names the question spells
-a little differently are found by character-bigram coverage (fuzzy, lower confidence).
+longest, most specific matches win and a shorter name inside an accepted longer one is not linked (`F-35` inside
+`F-35A`). Names with a bracketed part also match without it (`辽宁舰（16）` ~ `辽宁舰`). Two weaker kinds of link
+catch names the question shortens or rewords:
+- partial: the question spells the start of a name, or most of it (`大黄蜂号` -> `大黄蜂号航空母舰`,
+  `考艾岛附近海域` -> `夏威夷考艾岛附近海域`);
+- fuzzy: most of a name's character bigrams occur close together (`中途岛的作战计划` -> `中途岛作战计划`).
+A weaker link must be clearly longer than the exact one it replaces.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,10 +21,12 @@ from kgreason.kg.index import KGIndex
 from kgreason.reason.textmap import MappedText
 from kgreason.text.normalize import normalize_text
 
-LinkHow = Literal["exact", "core", "fuzzy"]
+LinkHow = Literal["exact", "core", "partial", "fuzzy"]
 
 MIN_NAME_CHARS = 2  # a one-character name would match almost any question
-FUZZY_MIN_COVERAGE = 0.67
+PARTIAL_MIN_CHARS = 3
+PARTIAL_MIN_SHARE = 0.6  # a part from inside a name must spell this share of it (a start may be shorter)
+FUZZY_MIN_COVERAGE = 0.75
 FUZZY_MIN_NAME_CHARS = 4
 
 _BRACKETED = re.compile(r"[（(\[【「『〈《][^）)\]】」』〉》]*[）)\]】」』〉》]")
@@ -33,43 +39,56 @@ class Mention:
     text: str  # verbatim substring of the original question
     key: str  # the node's normalised name
     how: LinkHow
-    score: float  # 1 exact, 0.95 without brackets, lower for fuzzy
+    score: float  # 1 exact, 0.95 without brackets, lower for partial and fuzzy links
+
+    @property
+    def weight(self) -> float:
+        """What a link is worth when links overlap: its length, discounted by its confidence."""
+        return (self.end - self.start) * (1.0 if self.how in ("exact", "core") else self.score)
 
 
 def _core(name: str) -> str:
     return normalize_text(_BRACKETED.sub("", name))
 
 
-def _is_cjk_or_word(ch: str) -> bool:
-    return ch.isalnum() or unicodedata.category(ch).startswith("L")
-
-
 def _bigrams(s: str) -> list[str]:
     return [s[i : i + 2] for i in range(len(s) - 1)]
 
 
-def link_mentions(index: KGIndex, q: MappedText, *, fuzzy: bool = True) -> list[Mention]:
-    """Non-overlapping mentions of KG nodes in the question, in question order."""
-    nq = q.norm
-    found: list[Mention] = []
-    for key, node in index.nodes.items():
-        if node.kind == "text":
-            continue
-        for cand, how, score in ((key, "exact", 1.0), (_core(node.name), "core", 0.95)):
-            if len(cand) < MIN_NAME_CHARS or (how == "core" and cand == key):
+class NameTable:
+    """Lookup tables over one KG's node names, built once per document."""
+
+    def __init__(self, index: KGIndex) -> None:
+        self.exact: dict[str, list[tuple[str, LinkHow, float]]] = defaultdict(list)
+        self.parts: dict[str, list[str]] = defaultdict(list)  # a start or a large part of a name -> node keys
+        self.bigrams: dict[str, set[str]] = defaultdict(set)
+        self.lengths: set[int] = set()
+        self.part_lengths: set[int] = set()
+        self.names: dict[str, str] = {}  # key -> the name spelling used for parts / bigrams
+        for key, node in index.nodes.items():
+            if node.kind == "text":
                 continue
-            if cand.isdigit() and len(cand) < 4:  # bare small numbers are not mentions
+            if len(key) >= MIN_NAME_CHARS and not (key.isdigit() and len(key) < 4):
+                self.exact[key].append((key, "exact", 1.0))
+                self.lengths.add(len(key))
+            core = _core(node.name)
+            if len(core) >= MIN_NAME_CHARS and core != key:
+                self.exact[core].append((key, "core", 0.95))
+                self.lengths.add(len(core))
+            if node.kind != "entity":
                 continue
-            start = nq.find(cand)
-            while start >= 0:
-                end = start + len(cand)
-                if not _splits_alnum(nq, start, end):
-                    found.append(Mention(start, end, q.verbatim(start, end), key, how, score))  # type: ignore[arg-type]
-                start = nq.find(cand, start + 1)
-    accepted = _select(found)
-    if fuzzy:
-        accepted = _select(accepted + _fuzzy(index, q, accepted))
-    return sorted(accepted, key=lambda m: m.start)
+            name = core or key
+            self.names[key] = name
+            n = len(name)
+            for length in range(PARTIAL_MIN_CHARS, n):
+                self.parts[name[:length]].append(key)
+                self.part_lengths.add(length)
+                if length >= PARTIAL_MIN_SHARE * n:
+                    for i in range(1, n - length + 1):
+                        self.parts[name[i : i + length]].append(key)
+            if n >= FUZZY_MIN_NAME_CHARS:
+                for bg in set(_bigrams(name)):
+                    self.bigrams[bg].add(key)
 
 
 def _splits_alnum(nq: str, start: int, end: int) -> bool:
@@ -80,40 +99,75 @@ def _splits_alnum(nq: str, start: int, end: int) -> bool:
     return bool(last.isascii() and last.isalnum() and end < len(nq) and nq[end].isascii() and nq[end].isalnum())
 
 
+def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> list[Mention]:
+    """Non-overlapping mentions of KG nodes in the question, in question order."""
+    nq = q.norm
+    found: list[Mention] = []
+    n = len(nq)
+    for i in range(n):
+        for length in table.lengths:
+            j = i + length
+            if j > n:
+                continue
+            hits = table.exact.get(nq[i:j])
+            if hits and not _splits_alnum(nq, i, j):
+                text = q.verbatim(i, j)
+                found.extend(Mention(i, j, text, key, how, score) for key, how, score in hits)
+    if fuzzy:
+        found.extend(_partial(table, q))
+        found.extend(_fuzzy(table, q))
+    return sorted(_select(found), key=lambda m: m.start)
+
+
 def _select(cands: list[Mention]) -> list[Mention]:
-    """Greedy: longest first, then better link, then entities' degree order is left to the caller; no overlaps."""
+    """Greedy by weight (longest, surest first), then by shorter node name (more of it spelled); no overlaps."""
     taken: list[Mention] = []
-    for m in sorted(cands, key=lambda m: (-(m.end - m.start), -m.score, m.start)):
+    for m in sorted(cands, key=lambda m: (-m.weight, -m.score, len(m.key), m.start, m.key)):
         if any(m.start < t.end and t.start < m.end for t in taken):
             continue
         taken.append(m)
     return taken
 
 
-def _fuzzy(index: KGIndex, q: MappedText, accepted: list[Mention]) -> list[Mention]:
+def _partial(table: NameTable, q: MappedText) -> list[Mention]:
     nq = q.norm
-    covered = [False] * len(nq)
-    for m in accepted:
-        for i in range(m.start, m.end):
-            covered[i] = True
-    positions: dict[str, list[int]] = {}
-    for i, bg in enumerate(_bigrams(nq)):
-        if not covered[i] and not covered[i + 1]:
-            positions.setdefault(bg, []).append(i)
-    accepted_keys = {m.key for m in accepted}
     out: list[Mention] = []
-    for key, node in index.nodes.items():
-        if node.kind != "entity" or key in accepted_keys or len(key) < FUZZY_MIN_NAME_CHARS:
+    n = len(nq)
+    for i in range(n):
+        for length in sorted(table.part_lengths, reverse=True):
+            j = i + length
+            if j > n:
+                continue
+            keys = table.parts.get(nq[i:j])
+            if not keys or _splits_alnum(nq, i, j):
+                continue
+            for key in keys:
+                share = length / len(table.names[key])
+                out.append(Mention(i, j, q.verbatim(i, j), key, "partial", round(0.6 + 0.3 * share, 3)))
+            break  # the longest part starting here
+    return out
+
+
+def _fuzzy(table: NameTable, q: MappedText) -> list[Mention]:
+    nq = q.norm
+    positions: dict[str, int] = {}
+    for i, bg in enumerate(_bigrams(nq)):
+        positions.setdefault(bg, i)
+    counts: dict[str, int] = defaultdict(int)
+    for bg in positions:
+        for key in table.bigrams.get(bg, ()):
+            counts[key] += 1
+    out: list[Mention] = []
+    for key, hits in counts.items():
+        name = table.names[key]
+        bgs = _bigrams(name)
+        if hits < 3 or hits / len(bgs) < FUZZY_MIN_COVERAGE or hits == len(bgs) and name in nq:
             continue
-        bgs = _bigrams(_core(node.name) or key)
-        if len(bgs) < 2:
+        pos = [positions[b] for b in bgs if b in positions]
+        if pos != sorted(pos):  # the question must spell the name's parts in the name's order
             continue
-        hits = [positions[b][0] for b in bgs if b in positions]
-        if len(hits) < 2 or len(hits) / len(bgs) < FUZZY_MIN_COVERAGE:
+        start, end = min(pos), max(pos) + 2
+        if end - start > 1.5 * len(name) + 1:
             continue
-        start, end = min(hits), max(hits) + 2
-        if end - start > 1.5 * len(key) + 1:
-            continue
-        cov = len(hits) / len(bgs)
-        out.append(Mention(start, end, q.verbatim(start, end), key, "fuzzy", round(0.9 * cov, 3)))
+        out.append(Mention(start, end, q.verbatim(start, end), key, "fuzzy", round(0.9 * hits / len(bgs), 3)))
     return out

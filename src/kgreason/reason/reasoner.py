@@ -28,7 +28,7 @@ from kgreason.reason.candidate import Candidate
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.constraints import constraints_dict
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates
-from kgreason.reason.link import link_mentions
+from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.llm_choice import LLMDecision, choose
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
@@ -89,11 +89,17 @@ class Reasoner:
         self.embedder = embedder
         self._indexes: dict[str, KGIndex] = {}
         self._sentences: dict[str, SentenceFinder] = {}
+        self._names: dict[str, NameTable] = {}
 
     def index(self, doc_id: str) -> KGIndex:
         if doc_id not in self._indexes:
             self._indexes[doc_id] = KGIndex(doc_id, self.dataset.kgs.get(doc_id, ()))
         return self._indexes[doc_id]
+
+    def names(self, doc_id: str) -> NameTable:
+        if doc_id not in self._names:
+            self._names[doc_id] = NameTable(self.index(doc_id))
+        return self._names[doc_id]
 
     def sentences(self, doc_id: str) -> SentenceFinder:
         if doc_id not in self._sentences:
@@ -105,14 +111,14 @@ class Reasoner:
     def analyse(self, q: Question) -> tuple[KGIndex, Analysis]:
         index = self.index(q.doc_id)
         mapped = map_text(q.question)
-        mentions = link_mentions(index, mapped, fuzzy=self.config.fuzzy_linking)
+        mentions = link_mentions(self.names(q.doc_id), mapped, fuzzy=self.config.fuzzy_linking)
         return index, analyze(q.question, mapped, mentions, index)
 
     def candidates(self, q: Question, index: KGIndex, analysis: Analysis) -> tuple[list[Candidate], list[ScoredChain]]:
         cfg = self.config
         if q.difficulty == "L1" and analysis.form not in ("bool", "choice"):
             # L1 is one fact (docs/annotation.md): one hop, no constraint checks
-            cfg = replace(cfg, max_hops=1)
+            cfg = replace(cfg, max_hops=1, entity_checks=False)
             analysis = replace(analysis, times=(), numerics=(), order=None)
         cands, scored = chain_candidates(index, analysis, cfg, self._external(q.question))
         if analysis.form == "bool":

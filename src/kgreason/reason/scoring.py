@@ -20,6 +20,7 @@ from kgreason.reason.analysis import Analysis
 from kgreason.reason.lexicon import relation_variants
 from kgreason.text.normalize import normalize_text
 
+NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
 PERSON_TYPE_HINTS = ("人物", "人", "将领", "军官", "指挥官", "司令", "元帅", "将军", "总统", "首相", "士兵", "飞行员")
 PLACE_TYPE_HINTS = ("地点", "地区", "位置", "城市", "国家", "港口", "基地", "海域", "岛", "地名", "省")
 PLACE_RELATION_HINTS = ("地", "港", "位置", "位于", "基地", "驻", "部署", "所在", "海域", "国")
@@ -34,6 +35,7 @@ class Weights:
     answer_kind: float = 0.8
     hop_penalty: float = 0.15
     weak_hop_penalty: float = 0.45
+    bridge_mention: float = 0.6  # per other question entity the chain passes through (as an entity check would)
     external: float = 0.5  # triple scorer / embedder, each scaled to [0, 1] within the question
 
 
@@ -116,6 +118,14 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
         return 0.5 if any(h in rel for h in PLACE_RELATION_HINTS) else -0.3
     if form == "bool":
         return 0.0
+    mention_keys = {m.key for m in analysis.mentions}
+    if end in mention_keys:
+        return -1.0  # the question names it: it is not what is asked
+    last = chain.edges[-1] if chain.edges else None
+    if last is not None and last.is_alias and last.src in mention_keys:
+        # another name of an entity the question names: an answer only if the question asks for a name
+        if relation_match(last.relation, analysis.residual).score < 0.5:
+            return -1.0
     # entity-like answers
     if is_date or is_qty or node.kind == "text":
         return -1.0
@@ -124,11 +134,24 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
         score += 1.0 if any(h in types for h in PERSON_TYPE_HINTS) else -0.5
     tw = analysis.type_word
     if tw and not analysis.person:
-        hay = normalize_text(types + node.name + rel)
+        # A forward last hop's relation names the answer's role (`X 包含型别 Y`: Y is a 型别); walked backwards
+        # it names the node we came from, so it does not count.
+        last_forward = bool(chain.edges) and chain.edges[-1].forward
+        hay = normalize_text(types + node.name + (rel if last_forward else ""))
         n, _ = longest_common_substring(tw, hay)
-        if n >= 2 or (n == 1 and len(tw) == 1):
-            score += 0.6 * n / len(tw)
+        score += 0.6 * n / len(tw) if n >= 2 or (n == 1 and len(tw) == 1) else -0.3
     return score
+
+
+def node_match(index: KGIndex, key: str, residual: str) -> frozenset[int]:
+    """Positions of `residual` that a node's name spells (a common substring of 2+ characters)."""
+    node = index.nodes.get(key)
+    if node is None or node.kind != "entity":
+        return frozenset()
+    n, end = longest_common_substring(key, residual)
+    if n < 2 or "|" in residual[end - n : end]:
+        return frozenset()
+    return frozenset(range(end - n, end))
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,14 +177,17 @@ def score_chain(
     hop_scores: list[float] = []
     weak = 0
     mention_keys = {m.key for m in analysis.mentions}
-    for e in chain.edges:
-        if e.is_alias:
-            continue
+    for i, e in enumerate(chain.edges):
         m = relation_match(e.relation, residual)
-        hop_scores.append(m.score)
         covered |= m.covered
-        # a hop onto a node the question names is supported by that mention even without a relation word
-        if m.score < 0.3 and e.dst not in mention_keys:
+        if e.is_alias and i == 0 and chain.hops > 1:
+            continue  # the step from the name the question uses to the node the KG describes: no evidence needed
+        # A hop is supported by a relation word, or by the question naming (part of) the node it reaches
+        # (`所用的发动机` -> `F135涡扇发动机`).
+        reached = node_match(index, e.dst, residual) if e.dst not in mention_keys else frozenset({-1})
+        covered |= reached - {-1}
+        hop_scores.append(max(m.score, NODE_SUPPORT if reached else 0.0))
+        if m.score < 0.3 and not reached:
             weak += 1
     coverage = len(covered & content) / len(content) if content else 0.0
     mean_rel = sum(hop_scores) / len(hop_scores) if hop_scores else 0.0
@@ -174,17 +200,21 @@ def score_chain(
         + weights.answer_kind * kind
         - weights.hop_penalty * max(0, len(hop_scores) - 1)
         - weights.weak_hop_penalty * weak
-        + 0.3 * bridge_mentions
+        + weights.bridge_mention * bridge_mentions
         + weights.external * ext
     )
     return ChainScore(round(total, 6), coverage, mean_rel, kind, ext, tuple(hop_scores))
 
 
-def prefix_score(chain: Chain, analysis: Analysis) -> float:
-    """Beam ordering of partial chains: relation evidence so far, minus a little per hop."""
+def prefix_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float:
+    """Beam ordering of partial chains: evidence for each hop so far (relation word or named node), minus a little
+    per hop."""
     s = 0.0
-    for e in chain.edges:
-        if e.is_alias:
+    mention_keys = {m.key for m in analysis.mentions}
+    for i, e in enumerate(chain.edges):
+        if e.is_alias and i == 0:
             continue
-        s += relation_match(e.relation, analysis.residual).score - 0.1
+        rel = relation_match(e.relation, analysis.residual).score
+        node = 0.5 if e.dst in mention_keys or node_match(index, e.dst, analysis.residual) else 0.0
+        s += max(rel, node) - 0.1
     return s

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
-from kgreason.kg.paths import Chain, connect, follow_signature
+from kgreason.kg.paths import Chain, follow_signature
 from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
@@ -104,10 +104,10 @@ def _options(index: KGIndex, key: str, aspect: str) -> list[_Option]:
     for holder in sorted(index.alias_group(key)):
         lead: tuple[PathTriple, ...] = ()
         if holder != key:
-            via = connect(index, [key], holder, max_hops=1)
-            if via is None:
+            step = next((e for e in index.edges(key) if e.is_alias and e.dst == holder), None)
+            if step is None:
                 continue
-            lead = via.triples
+            lead = (step.triple.spo,)
         for e in index.value_edges(holder):
             v: DateValue | Quantity | None = index.date(e.dst) if aspect == "time" else index.quantity(e.dst)
             if v is not None:
