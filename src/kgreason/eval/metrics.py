@@ -284,25 +284,27 @@ def bridge_nodes(
     return tuple(n for n in nodes if n not in keys and n not in answers and n not in derived_nodes)
 
 
-def _components(triples: Iterable[PathTriple]) -> dict[str, str]:
-    """Connected components of the triples' graph, edges undirected: node -> representative."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        root = x
-        while parent[root] != root:
-            root = parent[root]
-        while parent[x] != root:
-            parent[x], x = root, parent[x]
-        return root
-
+def _components(triples: Iterable[PathTriple]) -> dict[str, int]:
+    """Connected components of the triples' graph, edges undirected: node -> component number."""
+    members: dict[str, set[str]] = {}
     for h, _, t in triples:
-        parent.setdefault(h, h)
-        parent.setdefault(t, t)
-        rh, rt = find(h), find(t)
-        if rh != rt:
-            parent[rh] = rt
-    return {n: find(n) for n in parent}
+        ch, ct = members.get(h), members.get(t)
+        if ch is None and ct is None:
+            members[h] = members[t] = {h, t}
+        elif ch is None:
+            assert ct is not None
+            ct.add(h)
+            members[h] = ct
+        elif ct is None:
+            ch.add(t)
+            members[t] = ch
+        elif ch is not ct:  # merge the smaller piece into the larger
+            big, small = (ch, ct) if len(ch) >= len(ct) else (ct, ch)
+            big |= small
+            for n in small:
+                members[n] = big
+    # All pieces are alive while numbered, so distinct pieces get distinct ids.
+    return {n: id(group) for n, group in members.items()}
 
 
 def connection(pred: Sequence[PathTriple], keys: Sequence[str], targets: Collection[str]) -> float:
@@ -354,7 +356,7 @@ def reasoning_normalized(pred: Sequence[PathTriple], gold: GoldView, path_label:
     answers = gold.answers
     gold_node_list = _nodes(gpath)
     keys = key_entities(gpath, gold.question, answers, nodes=gold_node_list)
-    pred_nodes = set(_nodes(pred))
+    pred_nodes = {x for h, _, t in pred for x in (h, t)}
     gold_nodes = set(gold_node_list)
 
     node_coverage = ratio(sum(1 for k in keys if k in pred_nodes), len(keys)) if keys else 1.0
