@@ -77,7 +77,7 @@ def test_failed_members_count_against_agreement() -> None:
 
 def test_all_members_failing_gives_a_typed_failure() -> None:
     kinds = ["timeout", "unavailable", "timeout"]
-    ens = EnsembleLLM([member(name, FakeFailure(kind)) for name, kind in zip("abc", kinds, strict=True)])  # type: ignore[arg-type]
+    ens = EnsembleLLM([member(name, FakeFailure(kind)) for name, kind in zip("abc", kinds, strict=True)])
     result = ens.complete_json(MSGS, SCHEMA)
     assert not result.ok and result.kind == "timeout"
     assert "fake:b: unavailable" in result.message

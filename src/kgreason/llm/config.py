@@ -34,7 +34,7 @@ class LLMConfig:
             Assembled model files live in `<cache_dir>/models`.
         response_cache: whether model replies are cached in SQLite (failures never are).
         response_cache_path: the SQLite file; `None` means `<cache_dir>/llm_cache.sqlite`.
-        timeout: seconds allowed for one request to a server, and for one embedded generation.
+        timeout: seconds allowed for one request to a server (embedded calls are bounded by max_tokens instead).
         retries: extra attempts after a connection error, HTTP 429 or 5xx (never after a timeout or a bad reply).
         retry_backoff: seconds before the first retry; doubled for each further retry.
         max_concurrency: requests in flight at once per served model, and the default batch thread-pool size.

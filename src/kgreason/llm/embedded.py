@@ -4,6 +4,10 @@ Loading is explicit (`EmbeddedLLM.load`) and the object is passed around; nothin
 `llama_cpp.Llama` keeps the tokens of the previous call and only evaluates the part of a new prompt after the
 longest common prefix, so callers who put the shared part (instructions, a document's KG) first pay for it once.
 One `Llama` is not thread-safe: calls are serialised with a lock.
+
+Time is bounded by `max_tokens`, not by `LLMConfig.timeout`: llama-cpp-python 0.3.36's chat API has no stopping hook,
+and an exception raised from a logits processor is swallowed by its C sampler callback, so a running generation
+cannot be cut short from here.
 """
 
 from __future__ import annotations
@@ -27,26 +31,6 @@ LLAMA_HINT = (
     "llama-cpp-python is not installed: install it with `pip install 'kgreason[llm]'` (it is built from source; "
     "scripts/setup.sh sets the build flags), or use a served model: --llm 'openai:http://127.0.0.1:8000/v1#MODEL'"
 )
-
-
-class _DeadlineExceeded(Exception):
-    pass
-
-
-class _Deadline:
-    """A llama-cpp logits processor that aborts generation once the time budget is spent.
-
-    `create_chat_completion` has no stopping-criteria hook, but a logits processor runs before every sampled token;
-    raising there unwinds the call while the evaluated tokens stay valid in the KV cache for prefix reuse.
-    """
-
-    def __init__(self, seconds: float) -> None:
-        self._end = time.monotonic() + seconds
-
-    def __call__(self, input_ids: Any, scores: Any) -> Any:
-        if time.monotonic() > self._end:
-            raise _DeadlineExceeded
-        return scores
 
 
 class EmbeddedLLM:
@@ -117,9 +101,6 @@ class EmbeddedLLM:
 
     def complete_json(self, messages: list[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256) -> LLMResult:
         check_schema(schema)
-        import llama_cpp  # already imported by load(); a local import keeps module import cheap
-
-        deadline = _Deadline(self._config.timeout)
         start = time.monotonic()
         with self._lock:
             try:
@@ -129,15 +110,6 @@ class EmbeddedLLM:
                     temperature=0.0,
                     max_tokens=max_tokens,
                     seed=self._config.seed,
-                    logits_processor=llama_cpp.LogitsProcessorList([deadline]),
-                )
-            except _DeadlineExceeded:
-                seconds = time.monotonic() - start
-                return LLMFailure(
-                    kind="timeout",
-                    message=f"generation stopped after {self._config.timeout:g} s",
-                    model=self.name,
-                    usage=Usage(seconds=seconds),
                 )
             except (ValueError, RuntimeError) as exc:
                 # e.g. "Requested tokens (5000) exceed context window of 4096"
