@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 
 from kgreason import __version__
+from kgreason.commands.mecha import register as register_mecha
 from kgreason.commands.run import register as register_run
 from kgreason.commands.score import register as register_score
 from kgreason.commands.validate import register as register_validate
@@ -33,6 +34,7 @@ def version() -> None:
     typer.echo(__version__)
 
 
+register_mecha(app)
 register_run(app)
 register_score(app)
 register_validate(app)

@@ -1,0 +1,168 @@
+"""`kgreason mecha ...`: the Mecha-QA dataset of spec 001 (convert, train the relevance model, rank, benchmark).
+
+Paths come from options; `--data DIR` stands for a folder holding `kg.txt`, `train.jsonl` and `test.jsonl` (the
+layout of github.com/reml-group/Mecha-QA `dataset/`, with QA files beside the KG).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from kgreason.data.jsonio import write_json_atomic
+from kgreason.data.mecha import SubgraphIndex, convert_mecha, load_mecha_kg, load_mecha_qa
+from kgreason.errors import KgreasonError
+
+mecha_app = typer.Typer(
+    name="mecha",
+    help="Mecha-QA (spec 001): convert to the task layout, train and evaluate the relevance model, benchmark.",
+    no_args_is_help=True,
+)
+
+DataOpt = Annotated[Path | None, typer.Option("--data", help="Folder with kg.txt, train.jsonl and test.jsonl.")]
+KgOpt = Annotated[Path | None, typer.Option("--kg", help="The KG file (default: DATA/kg.txt).")]
+
+
+def _path(explicit: Path | None, data: Path | None, name: str, option: str) -> Path:
+    if explicit is not None:
+        return explicit
+    if data is not None:
+        return data / name
+    raise KgreasonError(f"give {option} or --data DIR")
+
+
+def _echo(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+@mecha_app.command("convert")
+def convert_cmd(
+    qa: Annotated[Path, typer.Option("--qa", help="A Mecha-QA JSON Lines file (e.g. test.jsonl).")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="Output folder (created).")],
+    kg: KgOpt = None,
+    data: DataOpt = None,
+    doc_id: Annotated[str, typer.Option(help="doc_id of the single document holding the KG.")] = "mecha_kg",
+    prefix: Annotated[str, typer.Option(help="query_id prefix.")] = "mecha",
+) -> None:
+    """Write document.json, KG_<doc_id>.json, qa.json and qa_answer.json (gold path = the gold triples)."""
+    triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"))
+    items = load_mecha_qa(qa)
+    warnings = convert_mecha(triples, items, out, doc_id=doc_id, query_prefix=prefix)
+    for w in warnings:
+        _echo(str(w))
+    typer.echo(f"wrote {out}: {len(triples)} triples, {len(items)} questions, {len(warnings)} warning(s)")
+
+
+@mecha_app.command("train")
+def train_cmd(
+    out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the model (.npz).")],
+    kg: KgOpt = None,
+    train: Annotated[Path | None, typer.Option("--train", help="Training questions (default DATA/train.jsonl).")] = (
+        None
+    ),
+    data: DataOpt = None,
+    seed: int = 0,
+    hidden: Annotated[int, typer.Option(help="tanh units (0 = linear model).")] = 8,
+    interaction: Annotated[bool, typer.Option(help="Also learn weights on question⊙triple vectors.")] = False,
+    validation_fraction: float = 0.2,
+) -> None:
+    """Train the relevance model on train.jsonl only (a seeded share held out for early stopping).
+
+    The packaged model was built with: kgreason mecha train --data DATA -o src/kgreason/resources/relevance_mecha.npz
+    """
+    from kgreason.retrieve.embedder import load_e5_embedder
+    from kgreason.retrieve.training import TrainConfig, fit_mecha
+
+    index = SubgraphIndex(load_mecha_kg(_path(kg, data, "kg.txt", "--kg")))
+    items = load_mecha_qa(_path(train, data, "train.jsonl", "--train"))
+    config = TrainConfig(hidden=hidden, use_interaction=interaction, seed=seed, validation_fraction=validation_fraction)
+    embedder = load_e5_embedder()
+    start = time.monotonic()
+    model, report = fit_mecha(items, index, embedder, config)
+    embedder.flush()
+    model.save(out)
+    typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+    typer.echo(f"wrote {out} ({out.stat().st_size} bytes) in {time.monotonic() - start:.1f} s")
+
+
+@mecha_app.command("rank")
+def rank_cmd(
+    kg: KgOpt = None,
+    qa: Annotated[Path | None, typer.Option("--qa", help="Questions to rank for (default DATA/test.jsonl).")] = None,
+    data: DataOpt = None,
+    model: Annotated[Path | None, typer.Option(help="Relevance model (default: the packaged one).")] = None,
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Also write the metrics as JSON.")] = None,
+) -> None:
+    """MRR / Recall@1 / Recall@5 / Hit@1 of gold triples in the question entities' subgraph, per scorer."""
+    from kgreason.retrieve.embedder import CosineTripleScorer, load_e5_embedder
+    from kgreason.retrieve.lexical import BM25TripleScorer
+    from kgreason.retrieve.ranking import evaluate_scorer
+    from kgreason.retrieve.relevance import load_relevance_scorer
+    from kgreason.retrieve.training import candidate_labels
+
+    triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"))
+    index = SubgraphIndex(triples)
+    items = load_mecha_qa(_path(qa, data, "test.jsonl", "--qa"))
+    embedder = load_e5_embedder()
+    questions = [it.question for it in items]
+    candidates = [index.subgraph(it.entities) for it in items]
+    labels = [candidate_labels(it, c) for it, c in zip(items, candidates, strict=True)]
+    scorers: list[tuple[str, Any]] = [
+        ("BM25 (idf over the KG)", BM25TripleScorer(triples)),
+        ("BM25 (idf over the candidates)", BM25TripleScorer()),
+        ("e5 cosine (untrained)", CosineTripleScorer(embedder)),
+        ("trained relevance model", load_relevance_scorer(embedder, model)),
+    ]
+    rows: dict[str, Any] = {}
+    typer.echo("| scorer | n | MRR | Recall@1 | Recall@5 | Hit@1 |")
+    typer.echo("|---|---|---|---|---|---|")
+    for name, scorer in scorers:
+        m = evaluate_scorer(scorer, questions, candidates, labels)
+        rows[name] = m.as_dict()
+        typer.echo(f"| {name} | {m.n} | {m.mrr:.4f} | {m.recall_at_1:.4f} | {m.recall_at_5:.4f} | {m.hit_at_1:.4f} |")
+    embedder.flush()
+    skipped = next(iter(rows.values()))["n_without_gold"]
+    typer.echo(f"{skipped} question(s) without any gold triple among their candidates are left out.")
+    if out is not None:
+        write_json_atomic(out, rows)
+
+
+@mecha_app.command("bench")
+def bench_cmd(
+    kg: KgOpt = None,
+    qa: Annotated[Path | None, typer.Option("--qa", help="Questions (default DATA/test.jsonl).")] = None,
+    data: DataOpt = None,
+    llm: Annotated[str, typer.Option("--llm", help="LLM spec (embedded, embedded-small, openai:..., none).")] = "none",
+    judge: Annotated[str | None, typer.Option("--judge", help="LLM spec of the LLM-Score judge.")] = None,
+    setups: Annotated[str, typer.Option(help="Comma-separated setups (see docs/mecha_qa.md).")] = ",".join(
+        ("emb-cosine", "bm25", "rem", "llm-kg", "ours", "ours-wo-scores", "ours-wo-sort", "ours-top5")
+    ),
+    limit: Annotated[int | None, typer.Option(help="Only the first N questions (a fixed subset).")] = None,
+    model: Annotated[Path | None, typer.Option(help="Relevance model (default: the packaged one).")] = None,
+    out: Annotated[Path, typer.Option("-o", "--out", help="Results JSON.")] = Path("mecha_bench.json"),
+    max_chars: Annotated[int, typer.Option(help="Clip displayed triple parts to this many characters.")] = 80,
+) -> None:
+    """Reproduce spec 001's 表 5 / 表 7 on Mecha-QA with the models that run here; LLM replies are cached."""
+    from kgreason.retrieve.mecha_bench import run_bench_cli
+
+    run_bench_cli(
+        kg=_path(kg, data, "kg.txt", "--kg"),
+        qa=_path(qa, data, "test.jsonl", "--qa"),
+        llm_spec=llm,
+        judge_spec=judge,
+        setup_names=[s.strip() for s in setups.split(",") if s.strip()],
+        limit=limit,
+        model_path=model,
+        out=out,
+        max_chars=max_chars,
+        echo=typer.echo,
+        progress=_echo,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(mecha_app, name="mecha")

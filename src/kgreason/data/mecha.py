@@ -1,0 +1,367 @@
+"""Mecha-QA (spec 001): loader, question subgraphs, the answer entity, and a converter to the task's layout.
+
+Files (github.com/reml-group/Mecha-QA, `dataset/`):
+- `kg.txt`: one triple per line, a Python-list literal (`['灰铸铁', '弹性模量', '0.8-1.6 (10^5 MPa)']`) or a JSON list.
+  Numbers occur as values (`['T10A', '...线膨胀系数', 11]`) and are kept as their text (`"11"`).
+- `train.jsonl` / `test.jsonl`: one object per line with `问题` (question), `答案` (free-text answer), `实体`
+  (question entities) and `对应的三元组` (gold triples).
+
+Lines are parsed with `json.loads`, then `ast.literal_eval` (literals only, never `eval`); every bad line is reported
+with its file, line and field, and all of them are raised together as one `DataError`.
+
+The answer entity (what Accuracy looks for in a system's answer, see `answer_entities`) is defined here because the
+dataset only has a free-text answer.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgreason.data.jsonio import read_text, write_json_atomic
+from kgreason.data.records import PathTriple
+from kgreason.errors import DataError, Problem
+from kgreason.text.normalize import normalize_text
+
+QUESTION_KEY = "问题"
+ANSWER_KEY = "答案"
+ENTITIES_KEY = "实体"
+GOLD_KEY = "对应的三元组"
+DEFAULT_DOC_ID = "mecha_kg"
+
+
+@dataclass(frozen=True, slots=True)
+class MechaItem:
+    """One Mecha-QA question. `line` is the 1-based line in its file; `index` the 0-based position among items."""
+
+    index: int
+    line: int
+    question: str
+    answer: str
+    entities: tuple[str, ...]
+    gold: tuple[PathTriple, ...]
+
+
+# --------------------------------------------------------------------------------------------- parsing
+
+
+def _literal(text: str) -> Any:
+    """A JSON value, else a Python literal; `ValueError` when it is neither."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as exc:
+        raise ValueError(f"not a JSON or Python literal ({type(exc).__name__})") from None
+
+
+def _as_text(value: Any) -> str:
+    """A triple element as text: strings as they are, numbers as written (`11`, `10.4`); others are errors."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, bool) or value is None:
+        raise ValueError(f"expected a string or a number, got {value!r}")
+    if isinstance(value, int | float):
+        return str(value)
+    raise ValueError(f"expected a string or a number, got {type(value).__name__}")
+
+
+def parse_triple(value: Any) -> PathTriple:
+    """`[s, r, o]` with non-empty elements; `ValueError` saying what is wrong otherwise."""
+    if not isinstance(value, list | tuple) or len(value) != 3:
+        size = f" of {len(value)} items" if isinstance(value, list | tuple) else ""
+        raise ValueError(f"expected a list [head, relation, tail], got {type(value).__name__}{size}")
+    s, r, o = (_as_text(v) for v in value)
+    if not s or not r or not o:
+        raise ValueError("head, relation and tail must be non-empty")
+    return (s, r, o)
+
+
+def load_mecha_kg(path: Path) -> tuple[PathTriple, ...]:
+    """The KG's triples in file order, exact duplicates dropped (kg.txt repeats 53 lines)."""
+    name = str(path)
+    problems: list[Problem] = []
+    seen: set[PathTriple] = set()
+    triples: list[PathTriple] = []
+    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            triple = parse_triple(_literal(line.strip()))
+        except ValueError as exc:
+            problems.append(Problem(file=name, record=f"line {lineno}", field="triple", message=str(exc)))
+            continue
+        if triple not in seen:
+            seen.add(triple)
+            triples.append(triple)
+    if problems:
+        raise DataError(problems)
+    if not triples:
+        raise DataError.single(name, "no triples in the file")
+    return tuple(triples)
+
+
+def load_mecha_qa(path: Path) -> list[MechaItem]:
+    """Questions of a Mecha-QA JSON Lines file; every bad line/field is reported, then raised together."""
+    name = str(path)
+    problems: list[Problem] = []
+    items: list[MechaItem] = []
+    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"line {lineno}"
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(Problem(file=name, record=where, message=f"invalid JSON at column {exc.colno}: {exc.msg}"))
+            continue
+        if not isinstance(raw, dict):
+            problems.append(Problem(file=name, record=where, message=f"expected an object, got {type(raw).__name__}"))
+            continue
+        item = _parse_item(raw, len(items), lineno, name, problems)
+        if item is not None:
+            items.append(item)
+    if problems:
+        raise DataError(problems)
+    if not items:
+        raise DataError.single(name, "no questions in the file")
+    return items
+
+
+def _parse_item(raw: dict[str, Any], index: int, lineno: int, name: str, problems: list[Problem]) -> MechaItem | None:
+    where = f"line {lineno}"
+    before = len(problems)
+
+    def text_field(key: str) -> str:
+        value = raw.get(key)
+        if value is None:
+            problems.append(Problem(file=name, record=where, field=key, message="missing"))
+            return ""
+        try:
+            text = _as_text(value)
+        except ValueError as exc:
+            problems.append(Problem(file=name, record=where, field=key, message=str(exc)))
+            return ""
+        if not text:
+            problems.append(Problem(file=name, record=where, field=key, message="empty"))
+        return text
+
+    question = text_field(QUESTION_KEY)
+    answer = text_field(ANSWER_KEY)
+    entities: list[str] = []
+    raw_entities = raw.get(ENTITIES_KEY)
+    if isinstance(raw_entities, str):  # a single entity written as a string
+        raw_entities = [raw_entities]
+    if not isinstance(raw_entities, list) or not raw_entities:
+        problems.append(Problem(file=name, record=where, field=ENTITIES_KEY, message="expected a non-empty list"))
+    else:
+        for i, value in enumerate(raw_entities):
+            try:
+                entities.append(_as_text(value))
+            except ValueError as exc:
+                problems.append(Problem(file=name, record=where, field=f"{ENTITIES_KEY}[{i}]", message=str(exc)))
+    gold: list[PathTriple] = []
+    raw_gold = raw.get(GOLD_KEY)
+    if not isinstance(raw_gold, list) or not raw_gold:
+        problems.append(
+            Problem(file=name, record=where, field=GOLD_KEY, message="expected a non-empty list of triples")
+        )
+    else:
+        for i, value in enumerate(raw_gold):
+            try:
+                gold.append(parse_triple(value))
+            except ValueError as exc:
+                problems.append(Problem(file=name, record=where, field=f"{GOLD_KEY}[{i}]", message=str(exc)))
+    if len(problems) > before:
+        return None
+    return MechaItem(index, lineno, question, answer, tuple(entities), tuple(dict.fromkeys(gold)))
+
+
+# --------------------------------------------------------------------------------------------- subgraphs
+
+
+class SubgraphIndex:
+    """The 1-hop subgraph of question entities: every KG triple whose head or tail equals an entity, compared after
+    `normalize_text` (the paper's G_s, eq. 2). Triples come back in KG order, without duplicates."""
+
+    def __init__(self, triples: Sequence[PathTriple]) -> None:
+        self.triples = tuple(triples)
+        self._by_node: dict[str, list[int]] = {}
+        for i, (s, _, o) in enumerate(self.triples):
+            for node in {normalize_text(s), normalize_text(o)}:
+                self._by_node.setdefault(node, []).append(i)
+        self._normalised = {_norm_triple(t): i for i, t in enumerate(self.triples)}
+
+    def subgraph(self, entities: Iterable[str]) -> list[PathTriple]:
+        rows: set[int] = set()
+        for entity in entities:
+            rows.update(self._by_node.get(normalize_text(entity), ()))
+        return [self.triples[i] for i in sorted(rows)]
+
+    def find(self, triple: PathTriple) -> PathTriple | None:
+        """The KG's own spelling of a triple equal to `triple` after normalisation, or None."""
+        i = self._normalised.get(_norm_triple(triple))
+        return None if i is None else self.triples[i]
+
+    def is_node(self, text: str) -> bool:
+        return normalize_text(text) in self._by_node
+
+
+def _norm_triple(t: PathTriple) -> PathTriple:
+    return (normalize_text(t[0]), normalize_text(t[1]), normalize_text(t[2]))
+
+
+def same_triple(a: PathTriple, b: PathTriple) -> bool:
+    return _norm_triple(a) == _norm_triple(b)
+
+
+# --------------------------------------------------------------------------------------------- answer entity
+
+
+def answer_side(triple: PathTriple, entities: Iterable[str]) -> str | None:
+    """The end of `triple` that is not a question entity: the tail when the head is one (or neither end is), the
+    head when only the tail is; None when both ends are question entities (the triple links two of them)."""
+    ents = {normalize_text(e) for e in entities}
+    head_q, tail_q = normalize_text(triple[0]) in ents, normalize_text(triple[2]) in ents
+    if head_q and tail_q:
+        return None
+    if tail_q:
+        return triple[0]
+    return triple[2]
+
+
+def answer_entities(item: MechaItem) -> tuple[str, ...]:
+    """What a correct answer must contain (Accuracy, spec 001 §4.2: "生成的答案中包含问题对应的答案实体").
+
+    1. One gold triple: its end that is not a question entity (`answer_side`); when both ends are question
+       entities, the free-text answer.
+    2. Several gold triples (comparisons, "分别是多少", lists): the non-question ends that the free-text answer
+       mentions (normalised containment). Several ends mean all of them must appear.
+    3. If the answer mentions none of them: the gold-triple ends of any kind it mentions (a comparison answered by
+       naming the winner, `38黄铜的伸长率更高` -> `38黄铜`), longest first so a contained shorter name is dropped.
+    4. Otherwise the free-text answer itself.
+    """
+    ends = [a for t in item.gold if (a := answer_side(t, item.entities)) is not None]
+    if len(item.gold) == 1:
+        return (ends[0],) if ends else (item.answer,)
+    answer = normalize_text(item.answer)
+    mentioned = _dedupe([e for e in ends if normalize_text(e) and normalize_text(e) in answer])
+    if mentioned:
+        return mentioned
+    all_ends = [x for t in item.gold for x in (t[0], t[2])]
+    mentioned = _dedupe([e for e in all_ends if normalize_text(e) and normalize_text(e) in answer])
+    return mentioned if mentioned else (item.answer,)
+
+
+def _dedupe(values: Sequence[str]) -> tuple[str, ...]:
+    """Distinct values (by normalised form), dropping ones contained in a longer kept one; original order."""
+    keep: list[str] = []
+    norms: list[str] = []
+    for v in sorted(dict.fromkeys(values), key=lambda x: -len(normalize_text(x))):
+        n = normalize_text(v)
+        if any(n in k for k in norms):
+            continue
+        keep.append(v)
+        norms.append(n)
+    return tuple(sorted(keep, key=values.index))
+
+
+def answer_is_correct(system_answer: str, entities: Sequence[str]) -> bool:
+    """Accuracy of one question: the normalised system answer contains every normalised answer entity."""
+    text = normalize_text(system_answer)
+    return bool(entities) and all(normalize_text(e) in text for e in entities)
+
+
+# --------------------------------------------------------------------------------------------- converter
+
+
+def triple_sentence(triple: PathTriple) -> str:
+    """The sentence standing for a triple in the converted document (one line each, so it can be traced)."""
+    return f"{triple[0]}的{triple[1]}是{triple[2]}。"
+
+
+def difficulty(item: MechaItem) -> str:
+    return "L1" if len(item.gold) == 1 else "L2"
+
+
+def convert_mecha(
+    kg: Sequence[PathTriple],
+    items: Sequence[MechaItem],
+    out_dir: Path,
+    *,
+    doc_id: str = DEFAULT_DOC_ID,
+    query_prefix: str = "mecha",
+) -> list[Problem]:
+    """Write `document.json`, `KG_<doc_id>.json`, `qa.json` and `qa_answer.json` for `kgreason run` / scoring,
+    plus `mecha_meta.json` (per query: source line, question entities `实体`, free-text answer `答案`).
+
+    The whole KG is one document whose content lists every triple as a sentence (`triple_sentence`), one per
+    line in KG order. Gold triples are written with the KG's own spelling; gold triples that are not in the KG
+    (6 in test.jsonl) are kept as they are and reported as warnings. Returns the warnings.
+    """
+    index = SubgraphIndex(kg)
+    warnings: list[Problem] = []
+    heads = {normalize_text(t[0]) for t in kg}
+    documents = [{"doc_id": doc_id, "content": "\n".join(triple_sentence(t) for t in kg)}]
+    width = max(4, len(str(len(kg))))
+    kg_rows = [
+        {
+            "triple_id": f"triple_{i:0{width}d}",
+            "sub": s,
+            "sub_type": "实体",
+            "relation": r,
+            "obj": o,
+            "obj_type": "实体" if normalize_text(o) in heads else "属性值",
+        }
+        for i, (s, r, o) in enumerate(kg, start=1)
+    ]
+    questions: list[dict[str, Any]] = []
+    answers: list[dict[str, Any]] = []
+    meta: list[dict[str, Any]] = []
+    qwidth = max(3, len(str(len(items))))
+    for item in items:
+        query_id = f"{query_prefix}_{item.index + 1:0{qwidth}d}"
+        path: list[list[str]] = []
+        for triple in item.gold:
+            found = index.find(triple)
+            if found is None:
+                warnings.append(
+                    Problem(
+                        file="qa",
+                        record=f"line {item.line}",
+                        field=GOLD_KEY,
+                        message=f"gold triple {list(triple)} is not in the KG; kept as written",
+                        severity="warning",
+                    )
+                )
+            path.append(list(found or triple))
+        ents = answer_entities(item)
+        level = difficulty(item)
+        questions.append({"query_id": query_id, "doc_id": doc_id, "question": item.question, "difficulty": level})
+        answers.append(
+            {
+                "query_id": query_id,
+                "doc_id": doc_id,
+                "question": item.question,
+                "answer_type": "实体集合" if len(ents) > 1 else ("实体" if index.is_node(ents[0]) else "属性值"),
+                "answers": list(ents),
+                "gold_reasoning_paths_main": path,
+                "gold_reasoning_paths_alt": [],
+                "constraints": {},
+                "difficulty": level,
+            }
+        )
+        # What the task's fields have no place for, kept beside them for benchmarks and inspection.
+        meta.append({"query_id": query_id, "line": item.line, "entities": list(item.entities), "answer": item.answer})
+    write_json_atomic(out_dir / "document.json", documents)
+    write_json_atomic(out_dir / f"KG_{doc_id}.json", kg_rows)
+    write_json_atomic(out_dir / "qa.json", questions)
+    write_json_atomic(out_dir / "qa_answer.json", answers)
+    write_json_atomic(out_dir / "mecha_meta.json", meta)
+    return warnings

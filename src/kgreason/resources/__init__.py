@@ -1,0 +1,1 @@
+"""Packaged artefacts: the trained relevance model (`relevance_mecha.npz`)."""

@@ -1,0 +1,343 @@
+"""The Mecha-QA benchmark of spec 001 (表 5 and 表 7) with the models that run here.
+
+Every setup answers from the question entities' 1-hop subgraph (the paper's G_s, with the dataset's `实体` as the
+question entities, as in the paper) and states the answer with the same program rule (`answering.answer_text`,
+after `expand_comparison`); setups differ only in how the triple is chosen:
+
+| setup | choice | what the LLM sees |
+|---|---|---|
+| `emb-cosine` | best e5 cosine (the paper's m3e baseline, untrained encoder) | — |
+| `bm25` | best character/bigram BM25 over the candidates | — |
+| `rem` | best trained relevance score (ReM alone) | — |
+| `llm-kg` | LLM (LLM + KG-Triples) | the subgraph in KG order, no scores |
+| `ours` | LLM | scores (softmax of ReM logits), ascending, most relevant last |
+| `ours-wo-scores` | LLM | ascending by ReM, no scores shown (表 7 "w/o scores") |
+| `ours-wo-sort` | LLM | scores shown, KG order (表 7 "w/o sort") |
+| `ours-top5` | LLM | as `ours`, only the 5 best-scored candidates |
+
+Metrics: Accuracy (the answer text contains every answer entity, `data.mecha.answer_entities`), gold recall and
+precision of the chosen triples, LLM-Score (when a judge model is given), seconds and LLM tokens per question.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from kgreason.data.mecha import MechaItem, SubgraphIndex, answer_entities, answer_is_correct, same_triple
+from kgreason.data.records import PathTriple
+from kgreason.errors import KgreasonError
+from kgreason.llm.types import LLM
+from kgreason.retrieve.answering import Choice, answer_text, choose_top, choose_with_llm, expand_comparison
+from kgreason.retrieve.base import TripleScorer
+from kgreason.retrieve.relevance import relevance_probabilities
+
+Ranker = Literal["cosine", "bm25", "trained", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    name: str
+    ranker: Ranker
+    llm: bool
+    sort: bool = True
+    show_scores: bool = True
+    top_k: int | None = None
+    description: str = ""
+
+
+SETUPS: dict[str, Setup] = {
+    s.name: s
+    for s in (
+        Setup("emb-cosine", "cosine", False, description="best e5 cosine triple, no LLM (paper: m3e)"),
+        Setup("bm25", "bm25", False, description="best BM25 triple, no LLM"),
+        Setup("rem", "trained", False, description="best trained-relevance triple, no LLM"),
+        Setup("llm-kg", "none", True, sort=False, show_scores=False, description="LLM + KG-Triples"),
+        Setup("ours", "trained", True, description="LLM, scores + ascending sort"),
+        Setup("ours-wo-scores", "trained", True, show_scores=False, description="LLM, ascending sort, no scores"),
+        Setup("ours-wo-sort", "trained", True, sort=False, description="LLM, scores, KG order"),
+        Setup("ours-top5", "trained", True, top_k=5, description="LLM, scores + sort, top 5 candidates"),
+    )
+}
+DEFAULT_SETUPS: tuple[str, ...] = tuple(SETUPS)
+
+
+@dataclass(slots=True)
+class ItemResult:
+    setup: str
+    index: int  # 0-based position in the QA file
+    question: str
+    answer: str
+    answer_entities: list[str]
+    correct: bool
+    chosen: list[list[str]]
+    gold_recall: float
+    precision: float
+    n_candidates: int
+    seconds: float
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    llm_cached: bool = False
+    failure: str | None = None
+    llm_score: int | None = None
+
+
+@dataclass(slots=True)
+class Summary:
+    setup: str
+    description: str
+    n: int
+    accuracy: float
+    gold_recall: float
+    precision: float
+    mean_chosen: float
+    failures: int
+    seconds_per_question: float | None  # over questions whose LLM reply was not served from the cache
+    tokens_per_question: float
+    cached: int
+    llm_score: float | None = None
+    llm_score_failed: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Scorers:
+    """The rankers a run may use (any may be missing when no setup needs it)."""
+
+    cosine: TripleScorer | None = None
+    bm25: TripleScorer | None = None
+    trained: TripleScorer | None = None
+
+    def get(self, ranker: Ranker) -> TripleScorer | None:
+        return {"cosine": self.cosine, "bm25": self.bm25, "trained": self.trained, "none": None}[ranker]
+
+
+def _display_scores(ranker: Ranker, scores: list[float] | None) -> list[float] | None:
+    """What the prompt shows: softmax probabilities for trained logits (comparable 0..1), raw values otherwise."""
+    if scores is None:
+        return None
+    return relevance_probabilities(scores) if ranker == "trained" else scores
+
+
+def run_item(
+    setup: Setup, item: MechaItem, index: SubgraphIndex, scorers: Scorers, llm: LLM | None, *, max_chars: int | None
+) -> ItemResult:
+    start = time.monotonic()
+    candidates: list[PathTriple] = index.subgraph(item.entities)
+    scorer = scorers.get(setup.ranker)
+    if setup.ranker != "none" and scorer is None:
+        raise ValueError(f"setup {setup.name} needs the {setup.ranker} scorer")
+    scores = scorer.score(item.question, candidates) if scorer is not None else None
+    if setup.top_k is not None and scores is not None and len(candidates) > setup.top_k:
+        full = scores
+        keep = sorted(sorted(range(len(candidates)), key=lambda i: (-full[i], i))[: setup.top_k])
+        candidates = [candidates[i] for i in keep]
+        scores = [full[i] for i in keep]
+    choice: Choice
+    if setup.llm:
+        if llm is None:
+            raise ValueError(f"setup {setup.name} needs an LLM")
+        choice = choose_with_llm(
+            llm,
+            item.question,
+            candidates,
+            _display_scores(setup.ranker, scores),
+            sort=setup.sort,
+            show_scores=setup.show_scores,
+            max_chars=max_chars,
+        )
+    else:
+        choice = choose_top(scores or [])
+    picked = expand_comparison(choice.indices, candidates, item.entities, scores)
+    chosen = [candidates[i] for i in picked]
+    text = answer_text(chosen, item.entities)
+    entities = answer_entities(item)
+    hits = sum(1 for g in item.gold if any(same_triple(g, c) for c in chosen))
+    good = sum(1 for c in chosen if any(same_triple(g, c) for g in item.gold))
+    seconds = time.monotonic() - start
+    return ItemResult(
+        setup=setup.name,
+        index=item.index,
+        question=item.question,
+        answer=text,
+        answer_entities=list(entities),
+        correct=answer_is_correct(text, entities),
+        chosen=[list(t) for t in chosen],
+        gold_recall=hits / len(item.gold),
+        precision=good / len(chosen) if chosen else 0.0,
+        n_candidates=len(candidates),
+        seconds=seconds,
+        prompt_tokens=choice.usage.prompt_tokens,
+        completion_tokens=choice.usage.completion_tokens,
+        llm_cached=choice.usage.cached,
+        failure=choice.failure,
+    )
+
+
+def summarise(setup: Setup, results: Sequence[ItemResult]) -> Summary:
+    n = len(results)
+
+    def mean(values: Sequence[float]) -> float:
+        return sum(values) / len(values) if values else 0.0
+
+    fresh = [r.seconds for r in results if not r.llm_cached]
+    scored = [r.llm_score for r in results if r.llm_score is not None]
+    return Summary(
+        setup=setup.name,
+        description=setup.description,
+        n=n,
+        accuracy=mean([1.0 if r.correct else 0.0 for r in results]),
+        gold_recall=mean([r.gold_recall for r in results]),
+        precision=mean([r.precision for r in results]),
+        mean_chosen=mean([len(r.chosen) for r in results]),
+        failures=sum(1 for r in results if r.failure),
+        seconds_per_question=mean(fresh) if fresh else None,
+        tokens_per_question=mean([r.prompt_tokens + r.completion_tokens for r in results]),
+        cached=sum(1 for r in results if r.llm_cached),
+        llm_score=mean(scored) if scored else None,
+        llm_score_failed=sum(1 for r in results if r.llm_score is None) if scored else 0,
+    )
+
+
+Judge = Callable[[str, str, str], int | None]  # (question, answer, reference) -> 1..5 or None
+
+
+def run_bench(
+    items: Sequence[MechaItem],
+    index: SubgraphIndex,
+    setups: Sequence[Setup],
+    scorers: Scorers,
+    llm: LLM | None,
+    *,
+    judge: Judge | None = None,
+    max_chars: int | None = 80,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[list[Summary], list[ItemResult]]:
+    """Run every setup on every item (setups needing an LLM are skipped with a note when `llm` is None)."""
+    summaries: list[Summary] = []
+    all_results: list[ItemResult] = []
+    for setup in setups:
+        if setup.llm and llm is None:
+            if progress:
+                progress(f"skip {setup.name}: no LLM configured")
+            continue
+        results: list[ItemResult] = []
+        for k, item in enumerate(items, start=1):
+            result = run_item(setup, item, index, scorers, llm, max_chars=max_chars)
+            if judge is not None:
+                result.llm_score = judge(item.question, result.answer or "（未作答）", item.answer)
+            results.append(result)
+            if progress and (k % 10 == 0 or k == len(items)):
+                acc = sum(r.correct for r in results) / len(results)
+                progress(f"{setup.name}: {k}/{len(items)} accuracy so far {acc:.3f}")
+        summaries.append(summarise(setup, results))
+        all_results.extend(results)
+    return summaries, all_results
+
+
+def results_json(meta: dict[str, Any], summaries: Sequence[Summary], items: Sequence[ItemResult]) -> dict[str, Any]:
+    return {"meta": meta, "summary": [asdict(s) for s in summaries], "items": [asdict(r) for r in items]}
+
+
+def format_table(summaries: Sequence[Summary]) -> str:
+    """A Markdown table of the summaries."""
+    head = (
+        "| setup | n | Accuracy | gold recall | precision | triples chosen | LLM-Score | failures "
+        "| s/question | tokens/question |"
+    )
+    rows = [head, "|" + "---|" * 10]
+    for s in summaries:
+        llm_score = f"{s.llm_score:.3f}" if s.llm_score is not None else "–"
+        secs = f"{s.seconds_per_question:.2f}" if s.seconds_per_question is not None else "cached"
+        rows.append(
+            f"| {s.setup} | {s.n} | {100 * s.accuracy:.2f}% | {100 * s.gold_recall:.1f}% | {100 * s.precision:.1f}% "
+            f"| {s.mean_chosen:.2f} | {llm_score} | {s.failures} | {secs} | {s.tokens_per_question:.0f} |"
+        )
+    return "\n".join(rows)
+
+
+def run_bench_cli(
+    *,
+    kg: Path,
+    qa: Path,
+    llm_spec: str,
+    judge_spec: str | None,
+    setup_names: Sequence[str],
+    limit: int | None,
+    model_path: Path | None,
+    out: Path,
+    max_chars: int | None,
+    echo: Callable[[str], None],
+    progress: Callable[[str], None],
+) -> list[Summary]:
+    """Load data, scorers and models, run, write `out` (JSON) and echo a Markdown table."""
+    from kgreason.data.jsonio import write_json_atomic
+    from kgreason.data.mecha import load_mecha_kg, load_mecha_qa
+    from kgreason.llm.config import LLMConfig
+    from kgreason.llm.factory import close_llm, create_llm
+    from kgreason.retrieve.embedder import CosineTripleScorer, load_e5_embedder
+    from kgreason.retrieve.lexical import BM25TripleScorer
+    from kgreason.retrieve.relevance import load_relevance_scorer
+
+    unknown = [s for s in setup_names if s not in SETUPS]
+    if unknown:
+        raise KgreasonError(f"unknown setup(s) {', '.join(unknown)}; known: {', '.join(SETUPS)}")
+    setups = [SETUPS[s] for s in setup_names]
+    triples = load_mecha_kg(kg)
+    index = SubgraphIndex(triples)
+    items = load_mecha_qa(qa)[:limit] if limit else load_mecha_qa(qa)
+    embedder = load_e5_embedder()
+    scorers = Scorers(
+        cosine=CosineTripleScorer(embedder),
+        bm25=BM25TripleScorer(),
+        trained=load_relevance_scorer(embedder, model_path),
+    )
+    config = LLMConfig.from_env()
+    needs_llm = any(s.llm for s in setups)
+    llm = create_llm(llm_spec, config, progress=progress) if needs_llm else None
+    judge_llm = create_llm(judge_spec, config, progress=progress) if judge_spec else None
+    judge_fn, judge_note = _judge(judge_llm)
+    if judge_note:
+        progress(judge_note)
+    try:
+        summaries, results = run_bench(
+            items, index, setups, scorers, llm, judge=judge_fn, max_chars=max_chars, progress=progress
+        )
+    finally:
+        embedder.flush()
+        close_llm(llm)
+        close_llm(judge_llm)
+    meta = {
+        "kg": str(kg),
+        "qa": str(qa),
+        "questions": len(items),
+        "subset": f"first {limit}" if limit else "all",
+        "llm": llm.name if llm is not None else None,
+        "judge": judge_llm.name if judge_llm is not None else None,
+        "judge_note": judge_note,
+        "relevance_model": scorers.trained.name if scorers.trained is not None else None,
+        "max_chars": max_chars,
+    }
+    write_json_atomic(out, results_json(meta, summaries, results))
+    echo(format_table(summaries))
+    echo(f"questions: {len(items)} ({meta['subset']}); LLM: {meta['llm']}; judge: {meta['judge']}; wrote {out}")
+    return summaries
+
+
+def _judge(judge_llm: LLM | None) -> tuple[Judge | None, str | None]:
+    """The LLM-Score judge from `kgreason.eval.paper_metrics`, when a judge model is configured and that module is
+    installed; otherwise None and a note saying why the column is empty."""
+    if judge_llm is None:
+        return None, "no --judge model: the LLM-Score column is left empty"
+    try:
+        from kgreason.eval.paper_metrics import JudgeItem, llm_score
+    except ImportError:
+        return None, "kgreason.eval.paper_metrics is not available: the LLM-Score column is left empty"
+
+    def judge(question: str, answer: str, reference: str) -> int | None:
+        return llm_score(judge_llm, JudgeItem(question, answer, reference), domain="机械制造")
+
+    return judge, None

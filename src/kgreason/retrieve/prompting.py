@@ -1,0 +1,159 @@
+"""Relevance prompts (spec 001 §2.4, 表 1): triples shown with their relevance to the question, sorted ascending.
+
+Two builders:
+- `build_relevance_prompt`: the paper's free-answer template, verbatim in structure
+  (`三元组:` / `[s, r, o, 与问题的相关性: x]` ... / `问题: ...` / `答案:`).
+- `build_choice_request`: the same listing with an id before each triple, plus a JSON schema whose `enum` is those
+  ids, so a small model can only pick candidates (it cannot be trusted with free text, docs/RUNTIME.md). The
+  program then turns the chosen triples into the answer (`kgreason.retrieve.answering`).
+
+Sorting is ascending with the most relevant triple last, right before the question: models use the end of a long
+context better than its middle (spec 001 cites "lost in the middle"). Ties keep the caller's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kgreason.data.records import PathTriple
+from kgreason.llm.types import ChatMessage
+
+RELEVANCE_LABEL = "与问题的相关性"
+DEFAULT_SYSTEM = "你是机械制造领域的知识图谱问答助手，只依据给出的三元组回答问题。"
+
+
+def clip(text: str, max_chars: int | None) -> str:
+    """`text` cut to `max_chars` characters with an ellipsis (display only; answers use the full value)."""
+    if max_chars is None or len(text) <= max_chars:
+        return text
+    return text[: max(1, max_chars - 1)] + "…"
+
+
+def format_triple(
+    triple: PathTriple, score: float | None = None, *, digits: int = 2, max_chars: int | None = None
+) -> str:
+    """`[s, r, o, 与问题的相关性: x]`, or `[s, r, o]` without a score."""
+    s, r, o = (clip(x, max_chars) for x in triple)
+    if score is None:
+        return f"[{s}, {r}, {o}]"
+    return f"[{s}, {r}, {o}, {RELEVANCE_LABEL}: {score:.{digits}f}]"
+
+
+def display_order(scores: Sequence[float] | None, n: int, *, sort: bool = True) -> list[int]:
+    """Indices in display order: ascending by score (most relevant last) when sorting, else as given."""
+    if scores is None or not sort:
+        return list(range(n))
+    return sorted(range(n), key=lambda i: (scores[i], i))
+
+
+def build_relevance_prompt(
+    question: str,
+    triples: Sequence[PathTriple],
+    scores: Sequence[float] | None,
+    *,
+    sort: bool = True,
+    show_scores: bool = True,
+    digits: int = 2,
+    max_chars: int | None = None,
+) -> str:
+    """The paper's prompt (表 1). `scores` are the numbers to show (e.g. `relevance_probabilities` of the logits);
+    `show_scores=False` is the "w/o scores" ablation, `sort=False` the "w/o sort" one."""
+    lines = ["三元组:"]
+    for i in display_order(scores, len(triples), sort=sort):
+        shown = scores[i] if (scores is not None and show_scores) else None
+        lines.append(format_triple(triples[i], shown, digits=digits, max_chars=max_chars))
+    lines.append(f"问题: {question}")
+    lines.append("答案:")
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceRequest:
+    """Messages and schema for one choice call; `ids[k]` is the candidate index the id `T{k+1}` stands for."""
+
+    messages: list[ChatMessage]
+    schema: dict[str, Any]
+    ids: dict[str, int]
+
+    def chosen(self, value: Any) -> list[int]:
+        """Candidate indices picked in a (schema-valid) reply, first mention first, duplicates dropped."""
+        if not isinstance(value, dict):
+            return []
+        picked = value.get("triples", [value.get("triple")])
+        if not isinstance(picked, list):
+            return []
+        out: list[int] = []
+        for key in picked:
+            i = self.ids.get(key) if isinstance(key, str) else None
+            if i is not None and i not in out:
+                out.append(i)
+        return out
+
+
+def choice_schema(ids: Sequence[str], max_select: int) -> dict[str, Any]:
+    """`{"triple": "T3"}` when one triple is to be chosen, else `{"triples": ["T1", "T3"]}` (1..max_select)."""
+    if max_select <= 1:
+        return {
+            "type": "object",
+            "properties": {"triple": {"type": "string", "enum": list(ids)}},
+            "required": ["triple"],
+            "additionalProperties": False,
+        }
+    return {
+        "type": "object",
+        "properties": {
+            "triples": {
+                "type": "array",
+                "items": {"type": "string", "enum": list(ids)},
+                "minItems": 1,
+                "maxItems": min(max_select, len(ids)),
+            }
+        },
+        "required": ["triples"],
+        "additionalProperties": False,
+    }
+
+
+def build_choice_request(
+    question: str,
+    triples: Sequence[PathTriple],
+    scores: Sequence[float] | None,
+    *,
+    sort: bool = True,
+    show_scores: bool = True,
+    max_select: int = 1,
+    digits: int = 2,
+    max_chars: int | None = 80,
+    system: str = DEFAULT_SYSTEM,
+) -> ChoiceRequest:
+    """The relevance listing with ids `T1..Tn` in display order; the reply is `{"triple": "T3"}` (or, with
+    `max_select` > 1, `{"triples": ["T3", ...]}`).
+
+    The instruction comes first and the question last, so consecutive calls share a long prompt prefix (the
+    embedded runtime reuses it) and the most relevant triple sits next to the question."""
+    if not triples:
+        raise ValueError("a choice request needs at least one candidate triple")
+    with_scores = scores is not None and show_scores
+    intro = "下面是从知识图谱中检索到的三元组，每行以编号开头"
+    if with_scores:
+        intro += f"，并给出它{RELEVANCE_LABEL}（0 到 1，越大越相关）"
+    if scores is not None and sort:
+        intro += "，按相关性从低到高排列，最相关的在最后"
+    lines = [intro + "。", "", "三元组:"]
+    ids: dict[str, int] = {}
+    for k, i in enumerate(display_order(scores, len(triples), sort=sort), start=1):
+        key = f"T{k}"
+        ids[key] = i
+        shown = scores[i] if (scores is not None and with_scores) else None
+        lines.append(f"{key} {format_triple(triples[i], shown, digits=digits, max_chars=max_chars)}")
+    ask = (
+        "请选出能回答这个问题的那一个三元组的编号。"
+        if max_select <= 1
+        else "请选出回答这个问题所需的三元组编号。通常只需要一个；"
+        "只有问题要求比较几个对象或同时询问几项内容时才选多个。"
+    )
+    lines += ["", f"问题: {question}", "", ask]
+    messages = [ChatMessage("system", system), ChatMessage("user", "\n".join(lines))]
+    return ChoiceRequest(messages, choice_schema(list(ids), max_select), ids)

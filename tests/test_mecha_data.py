@@ -1,0 +1,118 @@
+"""Mecha-QA loader, subgraphs, the answer entity and the converter (tiny fixtures in tests/fixtures/mecha)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kgreason.data.mecha import (
+    SubgraphIndex,
+    answer_entities,
+    answer_is_correct,
+    answer_side,
+    convert_mecha,
+    load_mecha_kg,
+    load_mecha_qa,
+)
+from kgreason.errors import DataError
+
+FIX = Path(__file__).parent / "fixtures" / "mecha"
+
+
+def test_kg_python_and_json_literals_numbers_and_duplicates() -> None:
+    kg = load_mecha_kg(FIX / "kg.txt")
+    assert len(kg) == 7  # the repeated line is dropped, the blank line skipped
+    assert ("铅", "熔点", "327℃") in kg  # a JSON line
+    assert ("T10A", "在温度范围20~100℃时的线膨胀系数", "11") in kg  # a number kept as its text
+
+
+def test_bad_kg_lines_are_reported_with_line_and_never_evaluated() -> None:
+    with pytest.raises(DataError) as err:
+        load_mecha_kg(FIX / "bad_kg.txt")
+    where = [(p.record, p.field) for p in err.value.problems]
+    assert where == [("line 2", "triple"), ("line 3", "triple"), ("line 4", "triple"), ("line 5", "triple")]
+    assert all(p.file.endswith("bad_kg.txt") for p in err.value.problems)
+    assert "3 items" not in str(err.value) and "2 items" in str(err.value)
+
+
+def test_qa_items() -> None:
+    items = load_mecha_qa(FIX / "qa.jsonl")
+    assert [it.line for it in items] == [1, 2, 3, 4]
+    assert items[2].entities == ("灰铸铁", "白口铸铁") and len(items[2].gold) == 2
+    assert items[3].gold[0][2] == "11"
+
+
+def test_bad_qa_fields_are_reported() -> None:
+    with pytest.raises(DataError) as err:
+        load_mecha_qa(FIX / "bad_qa.jsonl")
+    found = {(p.record, p.field) for p in err.value.problems}
+    assert ("line 2", "问题") in found
+    assert ("line 3", "问题") in found
+    assert ("line 3", "实体") in found
+    assert ("line 3", "对应的三元组[0]") in found
+    assert ("line 4", None) in found
+
+
+def test_subgraph_matches_head_or_tail_after_normalisation() -> None:
+    index = SubgraphIndex(load_mecha_kg(FIX / "kg.txt"))
+    assert [t[1] for t in index.subgraph(["灰铸铁"])] == ["密度", "熔点", "代号"]
+    assert index.subgraph(["ht"]) == [("灰铸铁", "代号", "HT")]  # the tail, lower case
+    assert len(index.subgraph(["灰铸铁", "白口铸铁"])) == 4
+    assert index.find(("灰铸铁 ", "熔点", "1200 ℃")) == ("灰铸铁", "熔点", "1200℃")
+
+
+def test_answer_side() -> None:
+    assert answer_side(("灰铸铁", "代号", "HT"), ["HT"]) == "灰铸铁"
+    assert answer_side(("灰铸铁", "代号", "HT"), ["灰铸铁"]) == "HT"
+    assert answer_side(("灰铸铁", "代号", "HT"), ["x"]) == "HT"
+    assert answer_side(("灰铸铁", "代号", "HT"), ["灰铸铁", "HT"]) is None
+
+
+def test_answer_entities() -> None:
+    items = load_mecha_qa(FIX / "qa.jsonl")
+    assert answer_entities(items[0]) == ("1200℃",)
+    assert answer_entities(items[1]) == ("灰铸铁",)
+    # several gold triples: the non-question ends the free-text answer mentions
+    assert answer_entities(items[2]) == ("7.55 (10^3kg/m^3)",)
+    assert answer_is_correct("1200 ℃", ["1200℃"])
+    assert answer_is_correct("灰铸铁的熔点是1200℃", ["1200℃"])
+    assert not answer_is_correct("1300℃", ["1200℃"])
+    assert not answer_is_correct("anything", [])
+
+
+def test_answer_entities_fallbacks() -> None:
+    from kgreason.data.mecha import MechaItem
+
+    gold = (("38黄铜", "伸长率", "28.0 %"), ("38-2-2锰黄铜", "伸长率", "15.0 %"))
+    winner = MechaItem(0, 1, "哪个伸长率更高？", "38黄铜的伸长率更高。", ("38黄铜", "38-2-2锰黄铜"), gold)
+    assert answer_entities(winner) == ("38黄铜",)
+    nothing = MechaItem(0, 1, "q", "不知道", ("38黄铜", "38-2-2锰黄铜"), gold)
+    assert answer_entities(nothing) == ("不知道",)
+
+
+def test_convert(tmp_path: Path) -> None:
+    kg = load_mecha_kg(FIX / "kg.txt")
+    items = load_mecha_qa(FIX / "qa.jsonl")
+    warnings = convert_mecha(kg, items, tmp_path)
+    assert warnings == []
+    docs = json.loads((tmp_path / "document.json").read_text(encoding="utf-8"))
+    assert len(docs) == 1 and "灰铸铁的熔点是1200℃。" in docs[0]["content"].splitlines()
+    rows = json.loads((tmp_path / "KG_mecha_kg.json").read_text(encoding="utf-8"))
+    assert len(rows) == 7 and rows[0]["triple_id"] == "triple_0001"
+    qa = json.loads((tmp_path / "qa.json").read_text(encoding="utf-8"))
+    assert [q["difficulty"] for q in qa] == ["L1", "L1", "L2", "L1"]
+    gold = json.loads((tmp_path / "qa_answer.json").read_text(encoding="utf-8"))
+    assert gold[1]["answers"] == ["灰铸铁"] and gold[1]["gold_reasoning_paths_main"] == [["灰铸铁", "代号", "HT"]]
+    assert gold[3]["gold_reasoning_paths_main"] == [["T10A", "在温度范围20~100℃时的线膨胀系数", "11"]]
+    meta = json.loads((tmp_path / "mecha_meta.json").read_text(encoding="utf-8"))
+    assert meta[2]["entities"] == ["灰铸铁", "白口铸铁"]
+
+
+def test_convert_warns_on_gold_outside_the_kg(tmp_path: Path) -> None:
+    kg = load_mecha_kg(FIX / "kg.txt")
+    record = {"问题": "q", "答案": "a", "实体": ["铅"], "对应的三元组": [["铅", "硬度", "软"]]}
+    (tmp_path / "q.jsonl").write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    warnings = convert_mecha(kg, load_mecha_qa(tmp_path / "q.jsonl"), tmp_path / "out")
+    assert len(warnings) == 1 and warnings[0].severity == "warning"
