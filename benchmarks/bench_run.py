@@ -45,8 +45,15 @@ def kg_share(records: list[AnswerRecord], dataset: Dataset) -> tuple[int, int]:
     return found, total
 
 
-def print_report(label: str, report: ScoreReport, seconds: float, n: int, llm_calls: int, tokens: tuple[int, int],
-                 share: tuple[int, int]) -> None:
+def print_report(
+    label: str,
+    report: ScoreReport,
+    seconds: float,
+    n: int,
+    llm_calls: int,
+    tokens: tuple[int, int],
+    share: tuple[int, int],
+) -> None:
     o = report.overall.metrics
     print(f"== {label}")
     print(f"official score (mean per question): {report.mean:.4f}  (total {report.total:.3f} over {report.count})")
@@ -57,7 +64,8 @@ def print_report(label: str, report: ScoreReport, seconds: float, n: int, llm_ca
         f"constraint {o['constraint']:.4f}"
     )
     qps = n / seconds if seconds > 0 else float("inf")
-    print(f"speed: {n} questions in {seconds:.2f} s after loading = {qps:.1f} q/s, {seconds / max(n, 1):.3f} s/question")
+    per_q = seconds / max(n, 1)
+    print(f"speed: {n} questions in {seconds:.2f} s after loading = {qps:.1f} q/s, {per_q:.3f} s/question")
     if llm_calls:
         print(f"LLM: {llm_calls} calls, {tokens[0]:,} prompt + {tokens[1]:,} completion tokens")
     pct = 100.0 * share[0] / share[1] if share[1] else 100.0
@@ -111,16 +119,23 @@ def main(argv: list[str] | None = None) -> int:
             preds = {r.query_id: r for r in records}
             report = score_records(preds, gold)
             print_report(
-                f"--llm {spec}", report, best, summary.answered + summary.failed, summary.llm_calls,
-                (summary.prompt_tokens, summary.completion_tokens), kg_share(records, dataset),
+                f"--llm {spec}",
+                report,
+                best,
+                summary.answered + summary.failed,
+                summary.llm_calls,
+                (summary.prompt_tokens, summary.completion_tokens),
+                kg_share(records, dataset),
             )
             if summary.failed:
                 print(f"FAILED questions: {summary.failures}")
             if args.failures:
                 worst = sorted(report.per_question, key=lambda q: q.score)[: args.failures]
                 for q in worst:
-                    print(f"  {q.query_id} {q.level} score {q.score:.3f}  ans {q.answer.score:.2f} "
-                          f"ev {q.evidence.score:.2f} rs {q.reasoning.score:.2f} cons {q.constraint.f1:.2f}")
+                    print(
+                        f"  {q.query_id} {q.level} score {q.score:.3f}  ans {q.answer.score:.2f} "
+                        f"ev {q.evidence.score:.2f} rs {q.reasoning.score:.2f} cons {q.constraint.f1:.2f}"
+                    )
         finally:
             close_llm(llm)
     return 0

@@ -38,26 +38,24 @@ TEXT_VALUE_MIN_CHARS = 25
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    """One KG triple seen from one of its ends: `forward` walks sub -> obj, otherwise obj -> sub."""
+    """One KG triple seen from one of its ends: `forward` walks sub -> obj, otherwise obj -> sub.
+
+    `src` / `dst` are the normalised keys of the two ends in walking order; `is_alias` marks alias relations."""
 
     triple: KGTriple
     forward: bool
+    src: str
+    dst: str
+    is_alias: bool
 
-    @property
-    def src(self) -> str:
-        return normalize_text(self.triple.sub if self.forward else self.triple.obj)
-
-    @property
-    def dst(self) -> str:
-        return normalize_text(self.triple.obj if self.forward else self.triple.sub)
+    @classmethod
+    def of(cls, triple: KGTriple, forward: bool) -> Edge:
+        s, o = normalize_text(triple.sub), normalize_text(triple.obj)
+        return cls(triple, forward, s if forward else o, o if forward else s, is_alias_relation(triple.relation))
 
     @property
     def relation(self) -> str:
         return self.triple.relation
-
-    @property
-    def is_alias(self) -> bool:
-        return is_alias_relation(self.triple.relation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +75,7 @@ class KGIndex:
         self.triples: tuple[KGTriple, ...] = tuple(triples)
         spellings: dict[str, Counter[str]] = defaultdict(Counter)
         types: dict[str, set[str]] = defaultdict(set)
+        type_counts: dict[str, Counter[str]] = defaultdict(Counter)
         adjacency: dict[str, list[Edge]] = defaultdict(list)
         obj_only: set[str] = set()
         subjects: set[str] = set()
@@ -88,14 +87,20 @@ class KGIndex:
             spellings[o][t.obj] += 1
             if t.sub_type.strip():
                 types[s].add(t.sub_type.strip())
+                type_counts[s][t.sub_type] += 1
             if t.obj_type.strip():
                 types[o].add(t.obj_type.strip())
-            adjacency[s].append(Edge(t, True))
+                type_counts[o][t.obj_type] += 1
+            adjacency[s].append(Edge.of(t, True))
             if o != s:
-                adjacency[o].append(Edge(t, False))
+                adjacency[o].append(Edge.of(t, False))
             subjects.add(s)
             obj_only.add(o)
         self._adjacency: dict[str, tuple[Edge, ...]] = {k: tuple(v) for k, v in adjacency.items()}
+        # the type the KG gives a node most often (ties: alphabetical), as spelled
+        self.main_type: dict[str, str] = {
+            k: max(c.items(), key=lambda kv: (kv[1], kv[0]))[0] for k, c in type_counts.items() if c
+        }
         nodes: dict[str, Node] = {}
         for key, counts in spellings.items():
             name = max(counts.items(), key=lambda kv: (kv[1], -len(kv[0])))[0]

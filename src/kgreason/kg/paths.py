@@ -21,18 +21,19 @@ Signature = tuple[tuple[str, bool], ...]  # (normalised relation, forward) per h
 class Chain:
     start: str  # normalised key of the start node
     edges: tuple[Edge, ...]
+    nodes: tuple[str, ...] = ()  # start, then each edge's destination (filled in by `__post_init__`)
+
+    def __post_init__(self) -> None:
+        if not self.nodes:
+            object.__setattr__(self, "nodes", (self.start, *(e.dst for e in self.edges)))
 
     @property
     def end(self) -> str:
-        return self.edges[-1].dst if self.edges else self.start
+        return self.nodes[-1]
 
     @property
     def hops(self) -> int:
         return len(self.edges)
-
-    @property
-    def nodes(self) -> tuple[str, ...]:
-        return (self.start, *(e.dst for e in self.edges))
 
     @property
     def triples(self) -> tuple[PathTriple, ...]:
@@ -43,7 +44,7 @@ class Chain:
         return tuple((normalize_text(e.relation), e.forward) for e in self.edges)
 
     def extend(self, edge: Edge) -> Chain:
-        return Chain(self.start, (*self.edges, edge))
+        return Chain(self.start, (*self.edges, edge), (*self.nodes, edge.dst))
 
 
 def can_pass_through(index: KGIndex, key: str) -> bool:
@@ -73,6 +74,12 @@ def effective_hops(chain: Chain) -> int:
     return chain.hops - lead
 
 
+def _extendable(index: KGIndex, chain: Chain, max_hops: int) -> bool:
+    if chain.hops == 1 and chain.edges[0].is_alias:
+        return True  # the free alias hop
+    return can_pass_through(index, chain.end) and effective_hops(chain) < max_hops
+
+
 def search_chains(
     index: KGIndex,
     starts: list[str],
@@ -97,11 +104,7 @@ def search_chains(
                 break
         out.extend(nxt)
         nxt.sort(key=prefix_score, reverse=True)
-        frontier = [
-            c
-            for c in nxt
-            if can_pass_through(index, c.end) and effective_hops(c) < max_hops or (c.hops == 1 and c.edges[0].is_alias)
-        ][:beam]
+        frontier = [c for c in nxt if _extendable(index, c, max_hops)][:beam]
     return out
 
 

@@ -778,12 +778,8 @@ def compare_quantities(relation: str, left: Quantity, right: Quantity) -> bool |
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def _kg_spellings(kg: Sequence[KGTriple]) -> set[str]:
-    out: set[str] = set()
-    for t in kg:
-        out.add(normalize_text(t.sub))
-        out.add(normalize_text(t.obj))
-    return out
+def _spelled_in_kg(norm: str, kg: Sequence[KGTriple]) -> bool:
+    return any(normalize_text(t.obj) == norm or normalize_text(t.sub) == norm for t in kg)
 
 
 def resolve_time(operand: str, kg: Sequence[KGTriple]) -> DateValue | Period | None:
@@ -806,13 +802,12 @@ def check_derived_triple(triple: PathTriple, kg: Sequence[KGTriple], question: s
     left, relation, right = triple
     if relation not in DERIVED_RELATIONS:
         return f"'{relation}' is not a derived comparison relation"
-    spellings = _kg_spellings(kg)
     q_norm = normalize_text(question)
     for operand in (left, right):
         n = normalize_text(operand)
         if not n:
             return "empty operand"
-        if n not in spellings and n not in q_norm:
+        if n not in q_norm and not _spelled_in_kg(n, kg):
             return f"operand '{operand}' is neither a KG value nor in the question"
 
     if relation in DATE_RELATIONS:

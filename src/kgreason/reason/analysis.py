@@ -108,9 +108,14 @@ class Analysis:
     comparative_text: str  # its comparison phrase, verbatim (`射程更远`), "" when none
     roles: dict[str, Role] = field(default_factory=dict)  # mention key -> role marked by a preceding word
     residual: str = ""  # normalised words left for relation matching, segments joined by "|"
+    mention_keyset: frozenset[str] = frozenset()  # keys of `mentions` (precomputed: read per scored chain)
 
     def mention_keys(self) -> list[str]:
         return list(dict.fromkeys(m.key for m in self.mentions))
+
+    @property
+    def mention_set(self) -> frozenset[str]:
+        return self.mention_keyset or frozenset(m.key for m in self.mentions)
 
 
 def _has_any(text: str, words: tuple[str, ...]) -> bool:
@@ -289,13 +294,15 @@ def _numerics(q: MappedText, index: KGIndex) -> list[NumericThreshold]:
         relation = relation or NUMERIC_COMPARATORS[comparator]
         cstart = ns - len(comparator)
         head = nq[:cstart]
-        attribute = next((r for r in rel_names if len(r) >= 2 and head.endswith(r)), "")
+        filler = re.search(r"(?:在|为|是|达|约|有|均|都)*$", head)
+        stem = head[: filler.start()] if filler else head
+        attribute = next((r for r in rel_names if len(r) >= 2 and stem.endswith(r)), "")
         if not attribute:
-            m = re.search(r"([\u4e00-\u9fff]{2,4})$", head)
+            m = re.search(r"([\u4e00-\u9fff]{2,4})$", stem)
             attribute = m.group(1) if m else ""
             for stop in ("的", "且", "并", "和", "是"):
                 attribute = attribute.split(stop)[-1]
-        start = cstart - len(attribute)
+        start = len(stem) - len(attribute) if attribute else cstart
         end = ne + len(suffix)
         out.append(NumericThreshold(q.verbatim(start, end), attribute, relation, qm.text, qm.value, start, end))
     return out
@@ -381,4 +388,5 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         comparative_text=comparative_text,
         roles=roles,
         residual=_residual(nq, spans),
+        mention_keyset=frozenset(m.key for m in kept),
     )

@@ -20,7 +20,6 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_entity, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.scoring import ChainScore, prefix_score, relation_match, score_chain
-from kgreason.text.normalize import normalize_text
 
 # Relevance of a chain from an external model, in [0, 1]; None when none is configured.
 ExternalScore = Callable[[Sequence[Chain]], list[float] | None]
@@ -121,16 +120,8 @@ def check_score(checks: list[Check], cfg: ReasonerConfig) -> float:
 
 def answer_type_of(index: KGIndex, key: str, form: str) -> str:
     """The KG's type of the answer node; `时间` / `数值` / `地点` for literal values without one."""
-    node = index.nodes.get(key)
-    if node is not None and node.types:
-        counts: dict[str, int] = {}
-        for t in index.triples:
-            if normalize_text(t.sub) == key and t.sub_type:
-                counts[t.sub_type] = counts.get(t.sub_type, 0) + 1
-            if normalize_text(t.obj) == key and t.obj_type:
-                counts[t.obj_type] = counts.get(t.obj_type, 0) + 1
-        if counts:
-            return max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    if key in index.main_type:
+        return index.main_type[key]
     if index.date(key) is not None:
         return "时间"
     if index.quantity(key) is not None:
@@ -148,6 +139,7 @@ def _member_candidates(
     sig: Signature,
     best: ScoredChain,
     starts: list[str],
+    known: dict[tuple[Edge, ...], ChainScore],
 ) -> list[Candidate]:
     members = follow_signature(index, start, sig)[: cfg.max_set_size * 3] or [best.chain]
     rows: list[tuple[Chain, ChainScore, list[Check]]] = []
@@ -157,7 +149,7 @@ def _member_candidates(
         if group & seen_ends:
             continue
         seen_ends |= group
-        sc = score_chain(index, m, analysis, cfg.weights, best.score.external)
+        sc = known.get(m.edges) or score_chain(index, m, analysis, cfg.weights, best.score.external)
         rows.append((m, sc, run_checks(index, m, analysis, starts, cfg.entity_checks)))
     passing = [r for r in rows if not any(c.ok is False for c in r[2])]
     form = analysis.form
@@ -327,8 +319,9 @@ def chain_candidates(
     scored = score_all(index, analysis, cfg, external)
     starts = key_starts(analysis)
     cands: list[Candidate] = []
+    known = {sc.chain.edges: sc.score for sc in scored}
     for start, sig, best in top_groups(scored, cfg.top_groups):
-        cands.extend(_member_candidates(index, analysis, cfg, start, sig, best, starts))
+        cands.extend(_member_candidates(index, analysis, cfg, start, sig, best, starts, known))
     return merge_candidates(cands), scored
 
 

@@ -161,7 +161,7 @@ def _fuzzy(table: NameTable, q: MappedText) -> list[Mention]:
     for key, hits in counts.items():
         name = table.names[key]
         bgs = _bigrams(name)
-        if hits < 3 or hits / len(bgs) < FUZZY_MIN_COVERAGE or hits == len(bgs) and name in nq:
+        if hits < 3 or hits / len(bgs) < FUZZY_MIN_COVERAGE or (hits == len(bgs) and name in nq):
             continue
         pos = [positions[b] for b in bgs if b in positions]
         if pos != sorted(pos):  # the question must spell the name's parts in the name's order

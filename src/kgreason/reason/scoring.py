@@ -13,6 +13,7 @@ All pure functions of their inputs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import Chain
@@ -61,6 +62,7 @@ class RelationMatch:
     covered: frozenset[int]  # positions of `residual` the relation (or a synonym) matches
 
 
+@lru_cache(maxsize=65536)
 def relation_match(relation: str, residual: str) -> RelationMatch:
     """How well a relation name is expressed by the question's remaining words.
 
@@ -86,6 +88,7 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
     return best
 
 
+@lru_cache(maxsize=4096)
 def content_positions(residual: str) -> frozenset[int]:
     return frozenset(i for i, ch in enumerate(residual) if ch != "|")
 
@@ -118,14 +121,18 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
         return 0.5 if any(h in rel for h in PLACE_RELATION_HINTS) else -0.3
     if form == "bool":
         return 0.0
-    mention_keys = {m.key for m in analysis.mentions}
+    mention_keys = analysis.mention_set
     if end in mention_keys:
         return -1.0  # the question names it: it is not what is asked
     last = chain.edges[-1] if chain.edges else None
-    if last is not None and last.is_alias and last.src in mention_keys:
-        # another name of an entity the question names: an answer only if the question asks for a name
-        if relation_match(last.relation, analysis.residual).score < 0.5:
-            return -1.0
+    # another name of an entity the question names: an answer only if the question asks for a name
+    if (
+        last is not None
+        and last.is_alias
+        and last.src in mention_keys
+        and relation_match(last.relation, analysis.residual).score < 0.5
+    ):
+        return -1.0
     # entity-like answers
     if is_date or is_qty or node.kind == "text":
         return -1.0
@@ -148,7 +155,12 @@ def node_match(index: KGIndex, key: str, residual: str) -> frozenset[int]:
     node = index.nodes.get(key)
     if node is None or node.kind != "entity":
         return frozenset()
-    n, end = longest_common_substring(key, residual)
+    return _spelled(key, residual)
+
+
+@lru_cache(maxsize=65536)
+def _spelled(name: str, residual: str) -> frozenset[int]:
+    n, end = longest_common_substring(name, residual)
     if n < 2 or "|" in residual[end - n : end]:
         return frozenset()
     return frozenset(range(end - n, end))
@@ -176,7 +188,7 @@ def score_chain(
     covered: set[int] = set()
     hop_scores: list[float] = []
     weak = 0
-    mention_keys = {m.key for m in analysis.mentions}
+    mention_keys = analysis.mention_set
     for i, e in enumerate(chain.edges):
         m = relation_match(e.relation, residual)
         covered |= m.covered
@@ -210,7 +222,7 @@ def prefix_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float:
     """Beam ordering of partial chains: evidence for each hop so far (relation word or named node), minus a little
     per hop."""
     s = 0.0
-    mention_keys = {m.key for m in analysis.mentions}
+    mention_keys = analysis.mention_set
     for i, e in enumerate(chain.edges):
         if e.is_alias and i == 0:
             continue

@@ -1,0 +1,166 @@
+"""Linking (exact, alias, longest match, near-duplicates, partial, fuzzy), answer forms and constraint extraction."""
+
+from __future__ import annotations
+
+import pytest
+from reason_smallkg import kg
+
+from kgreason.data.records import KGTriple
+from kgreason.kg.index import KGIndex
+from kgreason.reason.analysis import Analysis, analyze
+from kgreason.reason.link import NameTable, link_mentions
+from kgreason.reason.textmap import map_text
+
+EXTRA = [
+    KGTriple("x1", "美国海军", "组织机构", "所属阵营", "同盟国", "阵营"),
+    KGTriple("x2", "美国海军陆战队", "组织机构", "隶属于", "美国海军", "组织机构"),
+    KGTriple("x3", "大黄蜂号航空母舰", "武器装备", "隶属于", "美国海军", "组织机构"),
+    KGTriple("x4", "中途岛作战计划", "作战行动", "代号", "MI作战", "名称"),
+    KGTriple("x5", "大黄蜂号航空母舰", "武器装备", "舰级", "约克城级航空母舰", "武器装备"),
+    KGTriple("x6", "某驱逐舰", "武器装备", "满载排水量", "8500吨", "数值"),
+]
+
+
+@pytest.fixture(scope="module")
+def index() -> KGIndex:
+    return KGIndex("doc_01", (*kg(), *EXTRA))
+
+
+def links(index: KGIndex, question: str) -> list[tuple[str, str, str]]:
+    ms = link_mentions(NameTable(index), map_text(question))
+    return [(m.text, index.name(m.key), m.how) for m in ms]
+
+
+def run(index: KGIndex, question: str) -> Analysis:
+    q = map_text(question)
+    return analyze(question, q, link_mentions(NameTable(index), q), index)
+
+
+# ------------------------------------------------------------------------------------------------------ linking
+def test_exact_and_alias_names(index: KGIndex) -> None:
+    assert links(index, "威龙的首飞时间？") == [("威龙", "威龙", "exact")]
+    assert links(index, "二战期间") == [("二战", "二战", "exact")]
+
+
+def test_longest_match_wins_over_a_name_inside_it(index: KGIndex) -> None:
+    assert links(index, "美国海军陆战队隶属于谁？") == [("美国海军陆战队", "美国海军陆战队", "exact")]
+    assert links(index, "歼-10C的首飞时间") == [("歼-10C", "歼-10C", "exact")]
+    assert links(index, "歼-10的首飞时间") == [("歼-10", "歼-10", "exact")]
+
+
+def test_normalised_spelling(index: KGIndex) -> None:
+    assert links(index, "歼20和歼－10哪个更早") == [("歼20", "歼-20", "exact"), ("歼－10", "歼-10", "exact")]
+
+
+def test_partial_name(index: KGIndex) -> None:
+    assert links(index, "大黄蜂号隶属于哪支部队？") == [("大黄蜂号", "大黄蜂号航空母舰", "partial")]
+    # the longer start decides between near-duplicates
+    assert ("约克城级", "约克城级航空母舰", "partial") in links(index, "哪些航空母舰属于约克城级？")
+
+
+def test_fuzzy_name_in_order_only(index: KGIndex) -> None:
+    assert ("中途岛的作战计划", "中途岛作战计划", "fuzzy") in links(index, "日军进攻中途岛的作战计划代号是什么？")
+
+
+# ------------------------------------------------------------------------------------------------- answer form
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ("歼-20的研制单位是哪个？", "entity"),
+        ("哪些飞机由成都飞机设计研究所研制？", "set"),
+        ("成都飞机设计研究所研制了几种飞机？", "count"),
+        ("歼-20是否由中国航发研制？", "bool"),
+        ("歼-20是成都飞机设计研究所研制的吗", "bool"),
+        ("歼-20和歼-10哪个首飞更早？", "choice"),
+        ("歼-20是什么时候首飞的？", "time"),
+        ("歼-20在哪一年服役？", "time"),
+        ("成都飞机设计研究所位于哪里？", "place"),
+        ("歼-20的最大航程是多少？", "number"),
+        ("指挥诺曼底登陆的人是谁？", "entity"),
+    ],
+)
+def test_answer_form(index: KGIndex, question: str, form: str) -> None:
+    assert run(index, question).form == form
+
+
+def test_person_and_type_word(index: KGIndex) -> None:
+    a = run(index, "指挥诺曼底登陆的是谁？")
+    assert a.person
+    b = run(index, "歼-20由哪家单位研制？")
+    assert not b.person
+    c = run(index, "大黄蜂号属于哪个舰级？")
+    assert c.type_word == "舰级"
+
+
+# ------------------------------------------------------------------------------------------------- constraints
+def test_time_window_on_a_period(index: KGIndex) -> None:
+    a = run(index, "在第二次世界大战期间指挥诺曼底登陆的人是谁？")
+    (w,) = a.times
+    assert (w.text, w.relation, w.operand) == ("第二次世界大战期间", "处于时期内", "第二次世界大战")
+    assert w.period_key is not None
+
+
+def test_time_window_with_words_between(index: KGIndex) -> None:
+    (w,) = run(index, "第二次世界大战爆发期间，诺曼底登陆的指挥官是谁？").times
+    assert w.text == "第二次世界大战爆发期间"
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "relation", "operand"),
+    [
+        ("2010年以后首飞的飞机有哪些？", "2010年以后", "晚于", "2010年"),
+        ("2010 年之前首飞的飞机有哪些？", "2010 年之前", "早于", "2010 年"),
+        ("1990年代服役的飞机有哪些？", "1990年代", "处于时期内", "1990年代"),
+        ("2008年至2012年间首飞的飞机有哪些？", "2008年至2012年间", "处于时期内", "2008年至2012年"),
+    ],
+)
+def test_time_window_from_dates(index: KGIndex, question: str, text: str, relation: str, operand: str) -> None:
+    (w,) = run(index, question).times
+    assert (w.text, w.relation, w.operand) == (text, relation, operand)
+    assert w.text in question
+
+
+def test_time_window_anchored_on_an_event(index: KGIndex) -> None:
+    (w,) = run(index, "歼-10首飞之后首飞的飞机有哪些？").times
+    assert (w.text, w.relation) == ("歼-10首飞之后", "晚于")
+    assert w.anchor_key is not None and w.hint == "首飞"
+
+
+def test_no_time_window_for_an_exercise_mentioned_with_zhong(index: KGIndex) -> None:
+    assert run(index, "在第二次世界大战中指挥诺曼底登陆的是谁？").times == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "relation", "operand"),
+    [
+        ("最大航程超过4000公里的飞机有哪些？", "最大航程超过4000公里", "数值大于", "4000公里"),
+        ("满载排水量不低于8000吨的舰艇", "满载排水量不低于8000吨", "数值不小于", "8000吨"),
+        ("航程在3000公里以上的飞机", "航程在3000公里以上", "数值不小于", "3000公里"),
+        ("航程低于3,000 km的飞机", "航程低于3,000 km", "数值小于", "3,000 km"),
+    ],
+)
+def test_numeric_threshold(index: KGIndex, question: str, text: str, relation: str, operand: str) -> None:
+    (n,) = run(index, question).numerics
+    assert (n.text, n.relation, n.operand) == (text, relation, operand)
+    assert n.text in question
+
+
+def test_plain_quantity_is_not_a_threshold(index: KGIndex) -> None:
+    assert run(index, "最大航程5500公里的飞机是哪个？").numerics == ()
+
+
+def test_order_word_outside_mentions_only(index: KGIndex) -> None:
+    a = run(index, "成都飞机设计研究所最早研制的飞机是哪个？")
+    assert a.order is not None and (a.order.text, a.order.direction) == ("最早", "min")
+
+
+def test_camp_marker_role(index: KGIndex) -> None:
+    a = run(index, "隶属于同盟国的指挥官是谁？")
+    assert list(a.roles.values()) == ["camp"]
+    assert "隶属于" not in a.residual
+
+
+def test_comparison_phrase_is_the_order_value(index: KGIndex) -> None:
+    assert run(index, "歼-20和歼-10哪个首飞更早？").comparative_text == "首飞更早"
+    assert run(index, "歼-20与歼-10相比，哪一个的最大航程更远？").comparative_text == "最大航程更远"
+    assert run(index, "歼-20和歼-10，哪一个先首飞？").comparative_text == "先首飞"

@@ -1,0 +1,193 @@
+"""Runs over a dataset: resume without repeats or losses, error isolation, atomic output, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reason_smallkg import DOCUMENT, kg, make_dataset
+
+from kgreason.data.records import Question
+from kgreason.reason.reasoner import QuestionResult, Reasoner
+from kgreason.reason.runner import default_trace_path, read_journal, run_dataset
+
+QUESTIONS = [
+    ("歼-20的首飞时间是什么？", "L1"),
+    ("威龙的研制单位是哪个？", "L1"),
+    ("歼-20的研制单位位于哪里？", "L2"),
+    ("成都飞机设计研究所研制了哪些战斗机？", "L2"),
+    ("歼-20和歼-10哪个首飞更早？", "L2"),
+    ("在第二次世界大战期间指挥诺曼底登陆且隶属于同盟国的人物是谁？", "L3"),
+]
+
+
+class CountingReasoner(Reasoner):
+    """Records which questions it answered; raises for the query ids in `explode`."""
+
+    def __init__(self, *args: Any, explode: frozenset[str] = frozenset(), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.asked: list[str] = []
+        self.explode = explode
+
+    def answer(self, q: Question) -> QuestionResult:
+        self.asked.append(q.query_id)
+        if q.query_id in self.explode:
+            raise ValueError("boom")
+        return super().answer(q)
+
+
+def trace_ids(path: Path) -> list[str]:
+    return [json.loads(line)["query_id"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_resume_repeats_nothing_and_loses_nothing(tmp_path: Path) -> None:
+    ds = make_dataset(QUESTIONS)
+    out = tmp_path / "result.json"
+    first = CountingReasoner(ds)
+    s1 = run_dataset(ds, first, out, limit=3)
+    assert first.asked == ["doc_01_001", "doc_01_002", "doc_01_003"]
+    assert s1.answered == 3
+    assert [r["query_id"] for r in json.loads(out.read_text(encoding="utf-8"))] == first.asked
+
+    second = CountingReasoner(ds)
+    s2 = run_dataset(ds, second, out)
+    assert second.asked == ["doc_01_004", "doc_01_005", "doc_01_006"]  # nothing repeated
+    assert (s2.resumed, s2.answered) == (3, 3)
+    items = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["query_id"] for r in items] == [q.query_id for q in ds.questions]  # nothing lost, dataset order
+    assert trace_ids(default_trace_path(out)) == [q.query_id for q in ds.questions]
+
+    third = CountingReasoner(ds)
+    s3 = run_dataset(ds, third, out)
+    assert third.asked == [] and s3.resumed == 6
+
+
+def test_no_resume_starts_over(tmp_path: Path) -> None:
+    ds = make_dataset(QUESTIONS)
+    out = tmp_path / "result.json"
+    run_dataset(ds, CountingReasoner(ds), out, limit=2)
+    again = CountingReasoner(ds)
+    run_dataset(ds, again, out, resume=False)
+    assert len(again.asked) == 6
+    assert len(trace_ids(default_trace_path(out))) == 6
+
+
+def test_a_cut_short_trace_line_is_ignored_and_redone(tmp_path: Path) -> None:
+    ds = make_dataset(QUESTIONS)
+    out = tmp_path / "result.json"
+    run_dataset(ds, CountingReasoner(ds), out, limit=2)
+    trace = default_trace_path(out)
+    lines = trace.read_text(encoding="utf-8").splitlines()
+    trace.write_text(lines[0] + "\n" + lines[1][:40], encoding="utf-8")  # interrupted mid-write
+    assert list(read_journal(trace)) == ["doc_01_001"]
+    again = CountingReasoner(ds)
+    run_dataset(ds, again, out)
+    assert again.asked[0] == "doc_01_002" and len(again.asked) == 5
+    assert len(read_journal(trace)) == 6
+
+
+def test_one_failing_question_does_not_stop_the_run(tmp_path: Path) -> None:
+    ds = make_dataset(QUESTIONS)
+    out = tmp_path / "result.json"
+    r = CountingReasoner(ds, explode=frozenset({"doc_01_002"}))
+    summary = run_dataset(ds, r, out)
+    assert summary.failed == 1 and summary.answered == 5
+    items = {x["query_id"]: x for x in json.loads(out.read_text(encoding="utf-8"))}
+    assert len(items) == 6
+    bad = items["doc_01_002"]
+    assert bad["answers"] == [] and bad["gold_reasoning_paths_main"] == [] and bad["constraints"] == {}
+    entries = [json.loads(line) for line in default_trace_path(out).read_text(encoding="utf-8").splitlines()]
+    err = next(e for e in entries if e["query_id"] == "doc_01_002")
+    assert err["status"] == "error" and "boom" in err["error"]
+    # a rerun tries the failed question again, and only that one
+    again = CountingReasoner(ds)
+    run_dataset(ds, again, out)
+    assert again.asked == ["doc_01_002"]
+
+
+def test_trace_has_evidence_sentences(tmp_path: Path) -> None:
+    ds = make_dataset(QUESTIONS)
+    out = tmp_path / "result.json"
+    run_dataset(ds, Reasoner(ds), out, only=["doc_01_003"])
+    (entry,) = [json.loads(x) for x in default_trace_path(out).read_text(encoding="utf-8").splitlines()]
+    assert entry["linked"][0]["node"] == "歼-20"
+    ev = entry["evidence"][0]
+    assert ev["triple"] == ["歼-20", "研制单位", "成都飞机设计研究所"]
+    assert "成都飞机设计研究所研制" in ev["sentence"]
+    assert DOCUMENT[ev["offset"] : ev["offset"] + 5] == ev["sentence"][:5]
+    assert {"candidates", "llm", "seconds", "constraints", "top_chains"} <= set(entry)
+
+
+def write_dataset(root: Path) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "document.json").write_text(
+        json.dumps([{"doc_id": "doc_01", "content": DOCUMENT}], ensure_ascii=False), encoding="utf-8"
+    )
+    rows = [
+        {
+            "triple_id": t.triple_id,
+            "sub": t.sub,
+            "sub_type": t.sub_type,
+            "relation": t.relation,
+            "obj": t.obj,
+            "obj_type": t.obj_type,
+        }
+        for t in kg()
+    ]
+    (root / "KG_doc_01.json").write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    qa = [
+        {"query_id": f"doc_01_{i:03d}", "doc_id": "doc_01", "question": q, "difficulty": lvl}
+        for i, (q, lvl) in enumerate(QUESTIONS, start=1)
+    ]
+    (root / "qa.json").write_text(json.dumps(qa, ensure_ascii=False), encoding="utf-8")
+
+
+@pytest.mark.timeout(120)
+def test_cli_run(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write_dataset(data)
+    out = tmp_path / "out" / "result.json"
+    cmd = [sys.executable, "-m", "kgreason.cli", "run", str(data), "-o", str(out), "--llm", "none", "--limit", "4"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=110)
+    assert p.returncode == 0, p.stderr
+    assert "4 questions: 4 answered" in p.stderr
+    items = json.loads(out.read_text(encoding="utf-8"))
+    assert len(items) == 4
+    fields = {
+        "query_id",
+        "doc_id",
+        "question",
+        "answer_type",
+        "answers",
+        "gold_reasoning_paths_main",
+        "gold_reasoning_paths_alt",
+        "constraints",
+        "difficulty",
+    }
+    assert all(set(x) == fields for x in items)
+    assert (tmp_path / "out" / "result.trace.jsonl").exists()
+    p2 = subprocess.run([*cmd[:-2]], capture_output=True, text=True, timeout=110)  # no limit: resumes
+    assert p2.returncode == 0, p2.stderr
+    assert "4 resumed" in p2.stderr and "2 answered" in p2.stderr
+    assert len(json.loads(out.read_text(encoding="utf-8"))) == 6
+
+
+def test_cli_reports_bad_data(tmp_path: Path) -> None:
+    cmd = [
+        sys.executable,
+        "-m",
+        "kgreason.cli",
+        "run",
+        str(tmp_path / "missing"),
+        "-o",
+        str(tmp_path / "r.json"),
+        "--llm",
+        "none",
+    ]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=110)
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
