@@ -63,7 +63,8 @@ def set_prf(pred: Collection[T], gold: Collection[T]) -> SetMatch:
 
     Both empty is a perfect match (1, 1, 1): nothing was asked and nothing was given. Otherwise `x / 0` is 0.
     """
-    p_set, g_set = set(pred), set(gold)
+    p_set = pred if isinstance(pred, set | frozenset) else set(pred)
+    g_set = gold if isinstance(gold, set | frozenset) else set(gold)
     if not p_set and not g_set:
         return SetMatch(1.0, 1.0, 1.0, 0, 0, 0)
     inter = len(p_set & g_set)
@@ -128,21 +129,28 @@ class GoldView:
     kind: AnswerKind
     answers: frozenset[str]  # normalised, empties dropped
     paths: tuple[tuple[str, tuple[PathTriple, ...]], ...]  # ("main", ...), ("alt[0]", ...): normalised triples
+    path_sets: tuple[frozenset[PathTriple], ...]  # the same paths as sets, for TripleMatch
     main_size: int  # |Gold_t,min|: distinct triples of the main path
     question: str  # normalised
+    boolean: bool  # a yes/no question: every answer is a yes or a no word
 
 
 def view_gold(gold: AnswerRecord | GoldView) -> GoldView:
+    """`gold`, normalised once (returned as is when it is a view already)."""
     if isinstance(gold, GoldView):
         return gold
+    answers = normalize_answers(gold.answers)
     paths = tuple((label, tuple(normalize_path(path))) for label, path in gold_paths(gold))
+    path_sets = tuple(frozenset(p) for _, p in paths)
     return GoldView(
         record=gold,
-        kind="set" if is_set_answer(gold) else "single",
-        answers=normalize_answers(gold.answers),
+        kind="set" if "集合" in gold.answer_type or len(answers) > 1 else "single",  # as `is_set_answer`
+        answers=answers,
         paths=paths,
-        main_size=len(set(paths[0][1])),
+        path_sets=path_sets,
+        main_size=len(path_sets[0]),
         question=normalize_text(gold.question),
+        boolean=bool(answers) and all(a in _YES or a in _NO for a in answers),
     )
 
 
@@ -168,7 +176,7 @@ def answer_score(pred_answers: Iterable[str], gold: AnswerRecord | GoldView) -> 
     g = view_gold(gold)
     pred = normalize_answers(pred_answers)
     gold_set = g.answers
-    if gold_set and all(a in _YES or a in _NO for a in gold_set):
+    if g.boolean:
         pred = frozenset(_canonical_boolean(a) for a in pred)
         gold_set = frozenset(_canonical_boolean(a) for a in gold_set)
     m = set_prf(pred, gold_set)
@@ -216,8 +224,8 @@ def evidence_normalized(pred: Sequence[PathTriple], gold: GoldView) -> EvidenceR
     """`evidence_score` of an already normalised predicted path."""
     pred_set = set(pred)
     best_label, best = "", SetMatch(-1.0, -1.0, -1.0, 0, 0, 0)
-    for label, path in gold.paths:
-        m = set_prf(pred_set, path)
+    for (label, _), path_set in zip(gold.paths, gold.path_sets, strict=True):
+        m = set_prf(pred_set, path_set)
         if m.f1 > best.f1:
             best_label, best = label, m
     gold_min = gold.main_size
