@@ -113,6 +113,16 @@ def prediction(gold: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]
     return out
 
 
+def reference_loop() -> float:
+    """CPU seconds of a fixed pure-Python loop: how fast this machine runs Python right now (the cores are shared,
+    so the same code can take twice as long from one minute to the next). Compare runs by `time / reference`."""
+    t0 = time.process_time()
+    x = 0
+    for i in range(5_000_000):
+        x += i
+    return time.process_time() - t0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10_000)
@@ -149,6 +159,8 @@ def main() -> int:
         f"problems {len(report.problems)}"
     )
     print(f"best {best:.3f} s wall ({min(cpu):.3f} s CPU) = {best / args.n * 1e6:.0f} µs per question")
+    ref = reference_loop()
+    print(f"reference loop (5M additions): {ref:.3f} s CPU now; best run = {best / ref:.1f} reference loops")
     verdict = "within" if best <= TARGET_SECONDS else "OVER"
     print(f"target {TARGET_SECONDS:.1f} s; ratio to target: {best / TARGET_SECONDS:.2f} ({verdict} target)")
     return 0

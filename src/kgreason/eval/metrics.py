@@ -360,16 +360,20 @@ def reasoning_normalized(pred: Sequence[PathTriple], gold: GoldView, path_label:
     """`reasoning_score` of an already normalised predicted path."""
     if not pred:
         return NO_REASONING
-    label, gpath = next(((lbl, p) for lbl, p in gold.paths if lbl == path_label), gold.paths[0])
+    label, gpath = gold.paths[0]
+    for lbl, path in gold.paths:
+        if lbl == path_label:
+            label, gpath = lbl, path
+            break
     answers = gold.answers
     gold_node_list = _nodes(gpath)
     keys = key_entities(gpath, gold.question, answers, nodes=gold_node_list)
     pred_nodes = {x for h, _, t in pred for x in (h, t)}
-    gold_nodes = set(gold_node_list)
 
-    node_coverage = ratio(sum(1 for k in keys if k in pred_nodes), len(keys)) if keys else 1.0
+    # keys, targets and bridges hold distinct nodes, so set sizes count them
+    node_coverage = len(pred_nodes.intersection(keys)) / len(keys) if keys else 1.0
 
-    targets = sorted(a for a in answers if a in gold_nodes)
+    targets = sorted(answers.intersection(gold_node_list))
     conn = connection(pred, keys, targets)
     gold_rels = [r for _, r, _ in gpath]
     pred_rels = [r for _, r, _ in pred]
@@ -377,7 +381,7 @@ def reasoning_normalized(pred: Sequence[PathTriple], gold: GoldView, path_label:
     edge_order = conn * order
 
     bridges = bridge_nodes(gpath, keys, answers, nodes=gold_node_list)
-    hop = ratio(sum(1 for b in bridges if b in pred_nodes), len(bridges)) if bridges else 1.0
+    hop = len(pred_nodes.intersection(bridges)) / len(bridges) if bridges else 1.0
 
     score = REASONING_NODE_WEIGHT * node_coverage + REASONING_ORDER_WEIGHT * edge_order + REASONING_HOP_WEIGHT * hop
     return ReasoningResult(node_coverage, edge_order, hop, score, conn, order, keys, bridges, label)
