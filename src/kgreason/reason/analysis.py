@@ -101,6 +101,7 @@ class Analysis:
     form: Form
     person: bool  # the answer is a person (谁 / 哪位)
     type_word: str  # the noun the question asks for (`驱逐舰` in `哪艘驱逐舰`), normalised, "" when none
+    type_text: str  # the same, verbatim
     times: tuple[TimeWindow, ...]
     numerics: tuple[NumericThreshold, ...]
     order: OrderSpec | None
@@ -108,10 +109,16 @@ class Analysis:
     comparative_text: str  # its comparison phrase, verbatim (`射程更远`), "" when none
     roles: dict[str, Role] = field(default_factory=dict)  # mention key -> role marked by a preceding word
     residual: str = ""  # normalised words left for relation matching, segments joined by "|"
+    asked: str = ""  # the residual words just before the question word (`舷号` in `…舷号是什么`), normalised
     mention_keyset: frozenset[str] = frozenset()  # keys of `mentions` (precomputed: read per scored chain)
 
     def mention_keys(self) -> list[str]:
         return list(dict.fromkeys(m.key for m in self.mentions))
+
+    @property
+    def bound_keys(self) -> frozenset[str]:
+        """Mentions that only bound a time window (`二战期间`, `X开幕之前`)."""
+        return frozenset(k for t in self.times for k in (t.period_key, t.anchor_key) if k is not None)
 
     @property
     def mention_set(self) -> frozenset[str]:
@@ -184,23 +191,37 @@ _TYPE_WORD_AFTER = re.compile(
 )
 
 
+_TYPE_WORD_BEFORE = re.compile(r"(?:有|是|包括|分别是|都有)?(?:哪些|哪几)")
+
+
 def _type_word(nq: str, vocabulary: frozenset[str]) -> tuple[str, int, int]:
-    """The noun the question asks for (`公司` in `哪家公司研制的`, `航空母舰` in `几艘航空母舰`) and its normalised
-    span: the longest start of the text after the question word that ends some KG name, type or relation (the
-    KG's vocabulary stands in for a word segmenter)."""
+    """The noun the question asks for (`公司` in `哪家公司研制的`, `航空母舰` in `几艘航空母舰`, `驱逐舰` in
+    `…的驱逐舰有哪些`) and its normalised span: the longest start of the text after the question word (or end of
+    the text before it) that ends some KG name, type or relation — the KG's vocabulary stands in for a word
+    segmenter."""
     for m in _TYPE_WORD_AFTER.finditer(nq):
         rest = nq[m.end() : m.end() + 8]
         rest = re.split(r"[的是在了吗呢，,。？?]", rest)[0]
         for n in range(len(rest), 1, -1):
             if rest[:n] in vocabulary:
                 return rest[:n], m.end(), m.end() + n
+    for m in _TYPE_WORD_BEFORE.finditer(nq):
+        head = nq[max(0, m.start() - 8) : m.start()]
+        if "的" not in head:
+            continue
+        head = head.split("的")[-1]
+        for n in range(len(head), 1, -1):
+            if head[-n:] in vocabulary:
+                return head[-n:], m.start() - n, m.start()
     return "", 0, 0
 
 
 def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> list[TimeWindow]:
     nq = q.norm
     out: list[TimeWindow] = []
-    dates = find_dates(q.original)
+    # dates inside a linked name (`英国航母打击群2021年部署`) are part of the name
+    spans = [q.span(m.start, m.end) for m in mentions if index.nodes[m.key].kind == "entity"]
+    dates = [d for d in find_dates(q.original) if not any(a <= d.start and d.end <= b for a, b in spans)]
     used: set[int] = set()
     norm_pos = {o: i for i, o in reversed(list(enumerate(q.origin)))}  # original index -> first normalised index
     for i, d in enumerate(dates):
@@ -250,7 +271,11 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
         # `X开幕之前` / `X具备初始作战能力之后`: another node's date is the bound
         am = re.match(r"([^，。,；;？?、]{0,12}?)(之后|以后|之前|以前)", after) or re.match(r"()(后|前)", after)
         gap = q.verbatim(m.end, m.end + am.end()) if am else ""
-        if am and not re.search(r"[，。,；;？?、]", gap) and any(index.date(e.dst) for e in index.value_edges(m.key)):
+        if (
+            am
+            and not re.search(r"[，。,；;？?、]|\d|是否", gap)  # one clause, no date of its own, not a yes/no verb
+            and any(index.date(e.dst) for e in index.value_edges(m.key))
+        ):
             relation = "晚于" if am.group(2) in ("之后", "以后", "后") else "早于"
             end = m.end + am.end()
             out.append(
@@ -320,15 +345,37 @@ def _order(nq: str, mentions: list[Mention]) -> OrderSpec | None:
     return None
 
 
+PLACE_LIKE_TYPES = ("地点", "国家", "地区", "城市", "海域", "港", "基地", "岛", "省", "州", "位置")
+
+
+def _place_like(index: KGIndex, key: str) -> bool:
+    node = index.nodes.get(key)
+    return index.is_place(key) or (node is not None and any(h in t for t in node.types for h in PLACE_LIKE_TYPES))
+
+
 def _roles(nq: str, mentions: list[Mention], index: KGIndex) -> dict[str, Role]:
     roles: dict[str, Role] = {}
     for m in mentions:
         before = nq[: m.start]
         if any(before.endswith(w) for w in CAMP_MARKERS):
             roles[m.key] = "camp"
-        elif index.is_place(m.key) and any(before.endswith(w) for w in PLACE_MARKERS):
+        elif _place_like(index, m.key) and any(before.endswith(w) for w in PLACE_MARKERS):
             roles[m.key] = "place"
     return roles
+
+
+_ASKED = re.compile(r"(?:是|为)?(?:什么|多少|哪|谁|何|几)")
+
+
+def _asked(nq: str, spans: list[tuple[int, int]]) -> str:
+    """The words right before the question word: they usually name the relation whose object is the answer."""
+    m = _ASKED.search(nq)
+    if not m:
+        return ""
+    head = nq[: m.start()]
+    cut = max([b for a, b in spans if b <= m.start()] + [0])
+    head = head[cut:].split("的")[-1]
+    return head[-6:]
 
 
 def _residual(nq: str, spans: list[tuple[int, int]]) -> str:
@@ -381,6 +428,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         form=form,
         person=_has_any(nq, PERSON_WORDS),
         type_word=type_word,
+        type_text=q.verbatim(tw_start, tw_end) if type_word else "",
         times=tuple(times),
         numerics=tuple(numerics),
         order=order,
@@ -388,5 +436,6 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         comparative_text=comparative_text,
         roles=roles,
         residual=_residual(nq, spans),
+        asked=_asked(nq, spans),
         mention_keyset=frozenset(m.key for m in kept),
     )

@@ -7,6 +7,7 @@ here and found true; the assembler verifies them again with `check_derived_tripl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -50,20 +51,44 @@ class Check:
     anchor: str = ""  # for entity checks: the chain node the connection leaves from
 
 
-def _priority_nodes(chain: Chain) -> list[str]:
-    """Where a constraint is looked for: the answer first, then the key entity, then the bridges."""
+def _priority_nodes(index: KGIndex, chain: Chain) -> list[str]:
+    """Where a constraint is looked for: the answer first (or, when the answer is a value, the node that has
+    it), then the key entity, then the bridges."""
     nodes = list(chain.nodes)
-    order = [nodes[-1], nodes[0], *nodes[1:-1]]
-    return list(dict.fromkeys(order))
+    first = nodes[-1]
+    if len(nodes) > 1 and index.is_literal(first):
+        first = nodes[-2]
+    return list(dict.fromkeys([first, nodes[0], *nodes[1:]]))
 
 
-def _time_edges(index: KGIndex, chain: Chain) -> list[tuple[int, Edge, DateValue]]:
-    out: list[tuple[int, Edge, DateValue]] = []
-    for rank, n in enumerate(_priority_nodes(chain)):
-        for e in index.value_edges(n):
-            d = index.date(e.dst)
-            if d is not None:
-                out.append((rank, e, d))
+def _value_edges(
+    index: KGIndex, chain: Chain, wanted: Callable[[str], bool]
+) -> list[tuple[int, tuple[Edge, ...], Edge]]:
+    """(rank, bridge edges, value edge) for every wanted attribute value (a date, a quantity) near the chain: on
+    its nodes (rank = node priority), else one entity hop away from the answer (`舰 -舰级-> 45型驱逐舰
+    -满载排水量-> 8500吨`). The chain's own triples are not checks of themselves."""
+    own = {e.triple for e in chain.edges}
+    out: list[tuple[int, tuple[Edge, ...], Edge]] = []
+    nodes = _priority_nodes(index, chain)
+    for rank, n in enumerate(nodes):
+        out.extend((rank, (), e) for e in index.value_edges(n) if e.triple not in own and wanted(e.dst))
+    if out:
+        return out
+    on_chain = set(chain.nodes)
+    for hop in index.edges(nodes[0]):
+        if hop.forward and hop.dst not in on_chain and not index.is_literal(hop.dst) and not hop.is_alias:
+            out.extend(
+                (len(nodes), (hop,), e) for e in index.value_edges(hop.dst) if e.triple not in own and wanted(e.dst)
+            )
+    return out
+
+
+def _time_edges(index: KGIndex, chain: Chain) -> list[tuple[int, tuple[Edge, ...], Edge, DateValue]]:
+    out: list[tuple[int, tuple[Edge, ...], Edge, DateValue]] = []
+    for rank, bridge, e in _value_edges(index, chain, lambda k: index.date(k) is not None):
+        d = index.date(e.dst)
+        if d is not None:
+            out.append((rank, bridge, e, d))
     return out
 
 
@@ -105,18 +130,18 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
         return Check("time", "time", w.text, None, note="no date to compare" if bound else "bound unknown")
     residual = analysis.residual
 
-    def rank(item: tuple[int, Edge, DateValue]) -> tuple[float, bool, int]:
-        r, e, d = item
+    def rank(item: tuple[int, tuple[Edge, ...], Edge, DateValue]) -> tuple[float, bool, int]:
+        r, _, e, d = item
         rel = relation_match(e.relation, residual).score
         if normalize_text(e.relation) in GENERIC_TIME_RELATIONS:
             rel += 0.2
         return (rel, date_holds(w.relation, d, bound), -r)
 
-    _, edge, date = max(edges, key=rank)
+    _, bridge, edge, date = max(edges, key=rank)
     holds = date_holds(w.relation, date, bound)
     value_triple = edge.triple.spo
     date_name = edge.triple.obj if edge.forward else edge.triple.sub
-    triples: list[PathTriple] = [value_triple]
+    triples: list[PathTriple] = [*(b.triple.spo for b in bridge), value_triple]
     if bound_triple is not None:
         triples.append(bound_triple)
     derived: list[PathTriple] = []
@@ -124,7 +149,7 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
     if holds and normalize_text(date_name) != normalize_text(operand):
         derived.append((date_name, w.relation, operand))
         if isinstance(bound, Period) and w.relation == "处于时期内":
-            alt = _long_form(value_triple, date_name, date, bound)
+            alt = [*(b.triple.spo for b in bridge), *_long_form(value_triple, date_name, date, bound)]
     elif not holds:
         neg = NEGATION.get(w.relation)
         if neg and date_holds(neg, date, bound):
@@ -146,19 +171,18 @@ def _long_form(value_triple: PathTriple, date_name: str, date: DateValue, p: Per
 
 
 def check_numeric(index: KGIndex, chain: Chain, t: NumericThreshold) -> Check:
-    best: tuple[tuple[float, int], Edge] | None = None
-    for rank, n in enumerate(_priority_nodes(chain)):
-        for e in index.value_edges(n):
-            q = index.quantity(e.dst)
-            if q is None or compare_quantities("数值等于", q, t.quantity) is None:
-                continue
-            rel = relation_match(e.relation, normalize_text(t.attribute)).score if t.attribute else 0.0
-            key = (rel, -rank)
-            if best is None or key > best[0]:
-                best = (key, e)
+    best: tuple[tuple[float, int], tuple[Edge, ...], Edge] | None = None
+    for rank, bridge, e in _value_edges(index, chain, lambda k: index.quantity(k) is not None):
+        q = index.quantity(e.dst)
+        if q is None or compare_quantities("数值等于", q, t.quantity) is None:
+            continue
+        rel = relation_match(e.relation, normalize_text(t.attribute)).score if t.attribute else 0.0
+        key = (rel, -rank)
+        if best is None or key > best[0]:
+            best = (key, bridge, e)
     if best is None:
         return Check("numeric", "numeric", t.text, None, note="no value of that dimension")
-    edge = best[1]
+    _, bridge, edge = best
     q = index.quantity(edge.dst)
     assert q is not None
     holds = bool(compare_quantities(t.relation, q, t.quantity))
@@ -170,7 +194,8 @@ def check_numeric(index: KGIndex, chain: Chain, t: NumericThreshold) -> Check:
         neg = NEGATION.get(t.relation)
         if neg and compare_quantities(neg, q, t.quantity):
             derived.append((value_name, neg, t.operand))
-    return Check("numeric", "numeric", t.text, holds, (edge.triple.spo,), tuple(derived))
+    triples = (*(b.triple.spo for b in bridge), edge.triple.spo)
+    return Check("numeric", "numeric", t.text, holds, triples, tuple(derived))
 
 
 def entity_role(index: KGIndex, key: str, via: Chain | None, marked: str | None) -> str | None:
@@ -197,12 +222,15 @@ def entity_role(index: KGIndex, key: str, via: Chain | None, marked: str | None)
 
 def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str | None) -> Check:
     """The answer (or another node of the chain) must be connected to the mentioned entity `key`."""
-    nodes = _priority_nodes(chain)
+    nodes = _priority_nodes(index, chain)
     via = connect(index, nodes[:1], key, max_hops=1) or connect(index, nodes, key, max_hops=1)
     if via is None:
         via = connect(index, nodes[:1], key, max_hops=2)
     role = entity_role(index, key, via, marked)
     if via is None:
+        # A place named inside a node's name needs no triple (`日本` in `日本横须贺港`).
+        if role == "place" and any(key in n and key != n for n in nodes):
+            return Check("entity", role, text, True, note="named in the answer")
         return Check("entity", role, text, False, note="not connected")
     return Check("entity", role, text, True, via.triples, anchor=via.start)
 

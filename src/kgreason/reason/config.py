@@ -50,7 +50,7 @@ class ReasonerConfig:
     weights: Weights = field(default_factory=Weights)
     check_bonus: float = 0.6
     check_penalty: float = 1.5
-    check_unknown: float = -0.1
+    check_unknown: float = -0.4
     marked_start_penalty: float = 0.4
     llm_candidates: int = 5
     llm_margin: float = 0.3

@@ -23,6 +23,8 @@ def constraints_dict(analysis: Analysis, cand: Candidate | None, level: str) -> 
         out["order"] = analysis.order.text
     if analysis.comparative_text:
         out["order"] = analysis.comparative_text
+    if cand is not None and cand.features.get("type_filtered") and analysis.type_text:
+        out["type"] = analysis.type_text
     if cand is not None and level != "L1":
         for chk in cand.checks:
             if chk.kind == "entity" and chk.ok and chk.key and chk.key not in out and chk.value:

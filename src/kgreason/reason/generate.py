@@ -155,7 +155,10 @@ def _member_candidates(
     form = analysis.form
     if form in ("set", "count"):
         pool = passing or rows
-        pool = [r for r in pool if r[1].answer_kind >= 0] or pool
+        typed = [r for r in pool if r[1].answer_kind >= 0]
+        # the asked-for noun restricted the set (`…的驱逐舰有哪些` drops the frigates): a type constraint
+        type_filtered = bool(analysis.type_word) and 0 < len(typed) < len(pool)
+        pool = typed or pool
         pool = pool[: cfg.max_set_size]
         chains = [r[0] for r in pool]
         checks = [c for r in pool for c in r[2]]
@@ -176,6 +179,9 @@ def _member_candidates(
                     origin="count",
                 )
             ]
+        features = _features(best.score)
+        if type_filtered:
+            features["type_filtered"] = 1.0
         return [
             Candidate(
                 names,
@@ -185,7 +191,7 @@ def _member_candidates(
                 score,
                 tuple(chains),
                 tuple(checks),
-                features=_features(best.score),
+                features=features,
             )
         ]
     if analysis.order is not None and len(passing) > 1:

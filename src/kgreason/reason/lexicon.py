@@ -49,7 +49,7 @@ RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
 )
 
 # Question words and function words: they say what is asked, not which relation (removed before relation
-# matching).
+# matching). One-character words are only those that rarely sit inside a name or term (`中` is in `中队`).
 QUESTION_WORDS: tuple[str, ...] = (
     "是什么",
     "是哪些",
@@ -97,8 +97,6 @@ QUESTION_WORDS: tuple[str, ...] = (
     "吗",
     "呢",
     "请问",
-    "请",
-    "问",
     "的",
     "了",
     "是",
@@ -108,16 +106,8 @@ QUESTION_WORDS: tuple[str, ...] = (
     "及",
     "且",
     "并",
-    "其",
-    "该",
-    "这",
-    "那",
-    "为",
     "被",
     "由",
-    "对",
-    "中",
-    "过",
 )
 
 # Words that introduce a side / alliance / owner constraint right before an entity.
