@@ -165,10 +165,10 @@ def missing_score(gold: AnswerRecord) -> QuestionScore:
 def score_question(pred: ParsedAnswer | AnswerRecord | None, gold: AnswerRecord | GoldView) -> QuestionScore:
     """Score one prediction (None: missing) against its gold record. Fields listed in `ParsedAnswer.bad_fields`
     zero the components that read them; the prediction's own `difficulty` and `answer_type` are ignored."""
+    if pred is None:
+        return missing_score(gold.record if isinstance(gold, GoldView) else gold)
     view = view_gold(gold)
     gold = view.record
-    if pred is None:
-        return missing_score(gold)
     if isinstance(pred, AnswerRecord):
         record, bad = pred, frozenset[str]()
     else:
