@@ -194,7 +194,13 @@ def test_jsonl_and_bom(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(b"[{", "invalid JSON at line 1"), (b"", "empty"), (b"\xff\xfe", "UTF-8"), (b"42", "expected a JSON array")],
+    [
+        (b"[{", "invalid JSON at line 1"),
+        (b"", "empty"),
+        (b"\xff\xfe", "UTF-8"),
+        (b"42", "expected a JSON array"),
+        (b"[" * 100_000, "nested too deeply"),
+    ],
 )
 def test_unreadable_file_raises_data_error_naming_it(tmp_path: Path, content: bytes, message: str) -> None:
     bad = tmp_path / "result.json"
