@@ -9,6 +9,7 @@ from rich.console import Console
 
 from kgreason import __version__
 from kgreason.commands.mecha import register as register_mecha
+from kgreason.commands.models import register as register_models
 from kgreason.commands.run import register as register_run
 from kgreason.commands.score import register as register_score
 from kgreason.commands.validate import register as register_validate
@@ -35,6 +36,7 @@ def version() -> None:
 
 
 register_mecha(app)
+register_models(app)
 register_run(app)
 register_score(app)
 register_validate(app)
