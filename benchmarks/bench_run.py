@@ -82,10 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-hops", type=int, default=None)
     ap.add_argument("--beam", type=int, default=None)
     ap.add_argument("--repeat", type=int, default=1, help="repeat the --llm none run N times for a stable q/s")
+    ap.add_argument("--keep", type=Path, default=None, help="keep result.json and the trace in this folder")
     args = ap.parse_args(argv)
 
     t0 = time.monotonic()
-    dataset, _ = load_dataset(args.data)
+    dataset, _ = load_dataset(args.data, check_gold=False)
     if dataset.gold is None:
         print(f"{args.data} has no qa_answer.json: nothing to score against", file=sys.stderr)
         return 2
@@ -106,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         llm = create_llm(spec, LLMConfig.from_env(response_cache=False))
         try:
             with tempfile.TemporaryDirectory() as tmp:
-                out = Path(tmp) / "result.json"
+                slug = spec.replace(":", "_").replace("/", "_")
+                out = (args.keep / slug / "result.json") if args.keep else Path(tmp) / "result.json"
                 repeats = args.repeat if llm is None else 1
                 best = float("inf")
                 cpu = float("inf")

@@ -111,6 +111,7 @@ class KGIndex:
         self._alias_groups = _alias_groups(self.triples)
         self.spo_norm: frozenset[PathTriple] = frozenset(normalize_triple(t.spo) for t in self.triples)
         self.relations: tuple[str, ...] = tuple(dict.fromkeys(t.relation for t in self.triples))
+        self.relation_names: frozenset[str] = frozenset(normalize_text(r) for r in self.relations)
 
     # ----------------------------------------------------------------------------------------------- nodes
     def node(self, name: str) -> Node | None:

@@ -406,8 +406,12 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     comp_full = _comparative(nq, kept) if form == "choice" else None
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
     order = _order(nq, list(mentions)) if form != "choice" else None
-    spans = [(m.start, m.end) for m in kept] + window_spans
-    if type_word:  # the asked-for noun is matched against the answer's type, not against relations
+    # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.
+    relation_names = index.relation_names
+    spans = [(m.start, m.end) for m in kept if m.key not in relation_names] + window_spans
+    # The asked-for noun is matched against the answer's type, not against relations — unless it is a relation
+    # name itself (`…的性能特点有哪些`).
+    if type_word and type_word not in relation_names:
         spans.append((tw_start, tw_end))
     roles = _roles(nq, kept, index)
     for m in kept:  # `绰号“阿迪尔”的战斗机`: the alias word introduces the name, it is not asked about

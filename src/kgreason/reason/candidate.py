@@ -41,12 +41,17 @@ def ordered_path(chains: list[Chain], checks: list[Check]) -> tuple[PathTriple, 
     """The annotation's order: chain triples first (one chain per answer member), then each check's KG triples
     followed by its derived comparison triples.
 
-    An entity check that joins another question entity to the chain's *start* (not to the answer) is written
-    first: that entity is where the reasoning begins (`环太平洋-2018 <-所属演习- 实弹击沉演练 -使用武器-> …`).
+    An entity check that joins another key entity of the question (not a side / place / type constraint) to the
+    chain's *start* is written first: that entity is where the reasoning begins (`环太平洋-2018 <-所属演习-
+    实弹击沉演练 -使用武器-> …`).
     """
     start = chains[0].start if chains else ""
     ends = {c.end for c in chains}
-    lead = [c for c in checks if c.kind == "entity" and c.anchor == start and start not in ends and c.triples]
+    lead = [
+        c
+        for c in checks
+        if c.kind == "entity" and c.key is None and c.anchor == start and start not in ends and c.triples
+    ]
     out: list[PathTriple] = []
     for chk in lead:
         out.extend(chk.triples)

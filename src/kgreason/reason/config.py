@@ -52,7 +52,7 @@ class ReasonerConfig:
     check_penalty: float = 1.5
     check_unknown: float = -0.4
     marked_start_penalty: float = 0.4
-    llm_candidates: int = 5
+    llm_candidates: int = 4
     llm_margin: float = 0.3
     llm_max_tokens: int = 24
     llm_confirm_single: bool = False

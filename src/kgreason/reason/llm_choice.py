@@ -13,16 +13,16 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from kgreason.data.records import PathTriple
 from kgreason.llm.types import LLM, ChatMessage, LLMSuccess
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.candidate import Candidate
 from kgreason.retrieve.base import serialize_triple
 
 SYSTEM_PROMPT = (
-    "你是军事装备领域的知识图谱推理助手。给你一个问题和若干候选答案，每个候选附有知识图谱中的推理路径"
-    "（三元组 [头实体, 关系, 尾实体]）以及程序估计的与问题的相关性（0到1，越大越相关）。"
-    "候选按相关性从低到高排列，最相关的在最后。请根据问题的含义（问的是什么关系、答案应是什么类型、"
-    '有哪些时间/阵营/地点/数值约束）选出最能回答问题的一个候选。只输出JSON，例如 {"choice": "C1"}。'
+    "你是军事装备知识图谱推理助手。给定问题和若干候选答案，每个候选附有知识图谱推理路径（[头实体, 关系, 尾实体]）"
+    "和程序估计的与问题的相关性（越大越相关），候选按相关性从低到高排列，最相关的在最后。"
+    '根据问题问的关系、答案类型和约束，选出最能回答问题的候选，只输出JSON，如 {"choice": "C1"}。'
 )
 
 FORM_WORDS = {
@@ -35,7 +35,8 @@ FORM_WORDS = {
     "place": "地点",
     "choice": "二者选一",
 }
-MAX_TRIPLES_SHOWN = 6
+MAX_TRIPLES_SHOWN = 4
+MAX_ANSWERS_SHOWN = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,21 +70,28 @@ def build_messages(
     ids = [f"C{i + 1}" for i in range(len(cands))]
     rel = relevance([c.score for c in cands])
     lines: list[str] = []
-    # ascending relevance: the best candidate is shown last
-    for i in sorted(range(len(cands)), key=lambda i: rel[i]):
+    # ascending relevance: the best candidate is shown last, next to the instruction
+    for i in sorted(range(len(cands)), key=lambda i: (rel[i], -i)):
         c = cands[i]
-        triples = "; ".join(serialize_triple(t) for t in c.main[:MAX_TRIPLES_SHOWN])
-        if len(c.main) > MAX_TRIPLES_SHOWN:
-            triples += f"; …(共{len(c.main)}条)"
-        answer = "、".join(c.answers)
-        lines.append(f"{ids[i]}: 答案={answer}; 路径: {triples} (与问题的相关性: {rel[i]:.2f})")
+        shown = _evidence(c)
+        triples = " ".join(serialize_triple(t) for t in shown[:MAX_TRIPLES_SHOWN])
+        if len(shown) > MAX_TRIPLES_SHOWN:
+            triples += f" …共{len(shown)}条"
+        answer = "、".join(c.answers[:MAX_ANSWERS_SHOWN]) + ("…" if len(c.answers) > MAX_ANSWERS_SHOWN else "")
+        lines.append(f"{ids[i]} 答案:{answer} 路径:{triples} 与问题的相关性:{rel[i]:.2f}")
     cons = "; ".join(f"{k}={v}" for k, v in constraints.items()) or "无"
     user = (
         f"问题：{analysis.question}\n"
-        f"答案形式：{FORM_WORDS.get(analysis.form, analysis.form)}；约束：{cons}\n"
-        "候选：\n" + "\n".join(lines) + "\n请选择一个候选编号。"
+        f"答案形式：{FORM_WORDS.get(analysis.form, analysis.form)}；约束：{cons}\n" + "\n".join(lines)
     )
     return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)], ids
+
+
+def _evidence(c: Candidate) -> tuple[PathTriple, ...]:
+    """The triples worth showing: the chains (first member's, for sets) and the derived comparisons."""
+    chain = c.chains[0].triples if c.chains else ()
+    derived = tuple(t for chk in c.checks for t in chk.derived)
+    return tuple(dict.fromkeys((*chain, *derived))) or c.main
 
 
 def choice_schema(ids: list[str]) -> dict[str, Any]:

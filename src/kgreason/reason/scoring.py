@@ -86,6 +86,15 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
             # ... but a full synonym word beats a partial match of the relation's own name
         if s > best.score:
             best = RelationMatch(s, frozenset(range(end - n, end)))
+    if len(rel) >= 6:
+        # Long relation names with parameters (`理论质量(密度为7.85, 直径60.0 mm)`): the share of their character
+        # bigrams the question spells, wherever they are.
+        grams = [rel[i : i + 2] for i in range(len(rel) - 1)]
+        hits = [residual.find(g) for g in grams]
+        share = sum(1 for h in hits if h >= 0) / len(grams)
+        if share > best.score:
+            covered = frozenset(p for h in hits if h >= 0 for p in (h, h + 1) if residual[p] != "|")
+            best = RelationMatch(share, covered)
     return best
 
 
@@ -136,8 +145,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
         and relation_match(last.relation, analysis.residual).score < 0.5
     ):
         return -1.0
-    # entity-like answers
-    if is_date or is_qty or node.kind == "text":
+    # entity-like answers (a long description is a fine answer to 什么/如何 questions)
+    if is_date or is_qty:
         return -1.0
     score = 0.0
     if analysis.person:
