@@ -132,8 +132,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Score predictions with the task's official metric (spec 000 section 3; see docs/scoring.md).
 
-        Malformed items are reported and scored 0 on the affected component; the command fails (exit 2) only when
-        a file cannot be read or parsed at all.
+        Malformed items are reported and score 0 on the affected component; exit 2 only for an unreadable file.
         """
         report = score_files(pred, gold)
         console = Console(highlight=False)
