@@ -28,6 +28,7 @@ from kgreason.llm.factory import close_llm, create_llm
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
 from kgreason.reason.runner import run_dataset
+from kgreason.retrieve.base import Embedder, TripleScorer
 
 
 def kg_share(records: list[AnswerRecord], dataset: Dataset) -> tuple[int, int]:
@@ -72,6 +73,20 @@ def print_report(
     print(f"non-derived output triples in the KG: {share[0]}/{share[1]} = {pct:.1f}%")
 
 
+def relevance_models(kind: str) -> tuple[TripleScorer | None, Embedder | None]:
+    """The external relevance model of `--relevance` (the Mecha-QA method's trained scorer, or e5 cosine)."""
+    if kind == "none":
+        return None, None
+    from kgreason.retrieve.embedder import load_e5_embedder
+
+    emb = load_e5_embedder()
+    if kind == "e5":
+        return None, emb
+    from kgreason.retrieve.relevance import load_relevance_scorer
+
+    return load_relevance_scorer(emb), None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path("examples/sample"))
@@ -82,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-hops", type=int, default=None)
     ap.add_argument("--beam", type=int, default=None)
     ap.add_argument("--repeat", type=int, default=1, help="repeat the --llm none run N times for a stable q/s")
+    ap.add_argument("--relevance", default="none", choices=["none", "trained", "e5"], help="external relevance model")
     ap.add_argument("--keep", type=Path, default=None, help="keep result.json and the trace in this folder")
     args = ap.parse_args(argv)
 
@@ -103,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit is not None:
         gold = dict(list(gold.items())[: args.limit])
 
+    scorer, embedder = relevance_models(args.relevance)
     for spec in args.llm or ["none"]:
         llm = create_llm(spec, LLMConfig.from_env(response_cache=False))
         try:
@@ -113,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                 best = float("inf")
                 cpu = float("inf")
                 for _ in range(repeats):
-                    reasoner = Reasoner(dataset, config, llm=llm)
+                    reasoner = Reasoner(dataset, config, llm=llm, scorer=scorer, embedder=embedder)
                     c0 = time.process_time()
                     summary = run_dataset(dataset, reasoner, out, limit=args.limit, resume=False)
                     cpu = min(cpu, time.process_time() - c0)
@@ -124,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             preds = {r.query_id: r for r in records}
             report = score_records(preds, gold)
             print_report(
-                f"--llm {spec}",
+                f"--llm {spec} --relevance {args.relevance}",
                 report,
                 best,
                 summary.answered + summary.failed,

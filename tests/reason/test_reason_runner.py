@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -191,3 +192,19 @@ def test_cli_reports_bad_data(tmp_path: Path) -> None:
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=110)
     assert p.returncode == 2
     assert "Traceback" not in p.stderr
+
+
+@pytest.mark.timeout(120)
+def test_llm_none_is_deterministic_across_processes(tmp_path: Path) -> None:
+    """String hashing differs per process; the answers and paths must not."""
+    data = tmp_path / "data"
+    write_dataset(data)
+    outputs = []
+    for seed in ("1", "7"):
+        out = tmp_path / seed / "result.json"
+        cmd = [sys.executable, "-m", "kgreason.cli", "run", str(data), "-o", str(out), "--llm", "none"]
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=110, env=env)
+        assert p.returncode == 0, p.stderr
+        outputs.append(out.read_text(encoding="utf-8"))
+    assert outputs[0] == outputs[1]

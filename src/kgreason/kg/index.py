@@ -62,7 +62,7 @@ class Edge:
 class Node:
     key: str  # normalised name
     name: str  # the KG's most frequent spelling
-    types: frozenset[str]  # KG types seen for it (sub_type / obj_type), as spelled
+    types: tuple[str, ...]  # KG types seen for it (sub_type / obj_type), as spelled, sorted
     kind: NodeKind
     degree: int
 
@@ -104,7 +104,7 @@ class KGIndex:
         nodes: dict[str, Node] = {}
         for key, counts in spellings.items():
             name = max(counts.items(), key=lambda kv: (kv[1], -len(kv[0])))[0]
-            node_types = frozenset(types.get(key, ()))
+            node_types = tuple(sorted(types.get(key, ())))
             kind = _kind(name, node_types, is_subject=key in subjects)
             nodes[key] = Node(key, name, node_types, kind, len(self._adjacency.get(key, ())))
         self.nodes: dict[str, Node] = nodes
@@ -147,7 +147,7 @@ class KGIndex:
         return self._periods[key]
 
     def _period_triples(self, key: str) -> list[KGTriple]:
-        keys = self.alias_group(key)
+        keys = sorted(self.alias_group(key))  # sorted: the result must not depend on set order
         out: list[KGTriple] = []
         for k in keys:
             out.extend(e.triple for e in self.edges(k))
@@ -206,7 +206,7 @@ class KGIndex:
         return node is not None and any(normalize_text(t) in PLACE_TYPES for t in node.types)
 
 
-def _kind(name: str, types: frozenset[str], *, is_subject: bool) -> NodeKind:
+def _kind(name: str, types: tuple[str, ...], *, is_subject: bool) -> NodeKind:
     norm_types = {normalize_text(t) for t in types}
     if norm_types & DATE_TYPES or (not is_subject and parse_date(name) is not None):
         return "date"

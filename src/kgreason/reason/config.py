@@ -26,6 +26,7 @@ class ReasonerConfig:
             relevance model / embedder).
         check_bonus / check_penalty / check_unknown: added per constraint a candidate satisfies / violates /
             cannot be checked on.
+        external_top: how many of the best lexically scored chains the external relevance model re-ranks.
         marked_start_penalty: subtracted when a chain starts from an entity the question marks as a side or place
             constraint (`隶属于X`) while other entities could start it.
     LLM:
@@ -52,6 +53,7 @@ class ReasonerConfig:
     check_penalty: float = 1.5
     check_unknown: float = -0.4
     marked_start_penalty: float = 0.4
+    external_top: int = 40
     llm_candidates: int = 4
     llm_margin: float = 0.3
     llm_max_tokens: int = 24

@@ -9,7 +9,7 @@ that passes, a single-answer question one member per candidate (a superlative pi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
@@ -60,17 +60,24 @@ def score_all(
     chains = search_chains(
         index, starts, max_hops=cfg.max_hops, beam=cfg.beam, prefix_score=prefix, max_chains=cfg.max_chains
     )
-    ext = external(chains) if external is not None and chains else None
     out: list[ScoredChain] = []
-    marked = {k for k in analysis.roles}
-    for i, c in enumerate(chains):
-        s = score_chain(index, c, analysis, cfg.weights, ext[i] if ext is not None else None)
+    marked = set(analysis.roles)
+    for c in chains:
+        s = score_chain(index, c, analysis, cfg.weights)
         if c.start in marked and len(starts) > 1:
-            s = ChainScore(
-                s.total - cfg.marked_start_penalty, s.coverage, s.mean_relation, s.answer_kind, s.external, s.hop_scores
-            )
+            s = replace(s, total=s.total - cfg.marked_start_penalty)
         out.append(ScoredChain(c, s))
     out.sort(key=lambda sc: sc.score.total, reverse=True)
+    if external is not None and out:
+        # The external model re-ranks the best lexical chains only: it costs an embedding per new triple.
+        head = out[: cfg.external_top]
+        ext = external([sc.chain for sc in head])
+        if ext is not None:
+            head = [
+                ScoredChain(sc.chain, replace(sc.score, total=sc.score.total + cfg.weights.external * x, external=x))
+                for sc, x in zip(head, ext, strict=True)
+            ]
+            out = sorted(head, key=lambda sc: sc.score.total, reverse=True) + out[cfg.external_top :]
     return out
 
 

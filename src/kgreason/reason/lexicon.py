@@ -300,10 +300,11 @@ PERSON_WORDS: tuple[str, ...] = ("谁", "哪位", "哪名", "哪个人", "什么
 
 
 @lru_cache(maxsize=16384)
-def relation_variants(relation: str) -> frozenset[str]:
-    """The relation name plus the words of every synonym group one of whose words it contains."""
+def relation_variants(relation: str) -> tuple[str, ...]:
+    """The relation name plus the words of every synonym group one of whose words it contains (sorted, so that
+    ties are broken the same way in every process)."""
     out = {relation}
     for group in RELATION_SYNONYMS:
         if any(w in relation for w in group if len(w) >= 2 or w == relation):
             out.update(group)
-    return frozenset(out)
+    return (relation, *sorted(out - {relation}))

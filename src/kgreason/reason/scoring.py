@@ -103,11 +103,6 @@ def content_positions(residual: str) -> frozenset[int]:
     return frozenset(i for i, ch in enumerate(residual) if ch != "|")
 
 
-def node_types(index: KGIndex, key: str) -> frozenset[str]:
-    node = index.nodes.get(key)
-    return node.types if node else frozenset()
-
-
 def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float:
     """+1 when the chain's end is the kind of answer asked for, negative when it clearly is not."""
     end = chain.end
