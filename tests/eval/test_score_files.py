@@ -239,3 +239,15 @@ def test_report_json_has_everything(tmp_path: Path) -> None:
     assert {"precision", "recall", "f1"} <= set(q["constraint"])
     assert sum(g["total"] for g in data["by_level"].values()) == pytest.approx(data["total"], abs=1e-5)
     assert all({"file", "record", "field", "message", "severity"} == set(p) for p in data["problems"])
+
+
+def test_bundled_sample_scored_against_itself_is_perfect() -> None:
+    """Every definition gives 1 to a gold item scored against itself, on the team's annotated sample too (yes/no,
+    count, set and which-of-two questions, derived comparison triples)."""
+    sample = Path(__file__).resolve().parents[2] / "examples" / "sample" / "qa_answer.json"
+    if not sample.is_file():
+        pytest.skip("no bundled sample")
+    report = score_files(sample, sample)
+    assert report.count > 0 and not report.skipped_gold
+    imperfect = [(q.query_id, q.metrics()) for q in report.per_question if q.score < 1 - 1e-9]
+    assert not imperfect
