@@ -640,8 +640,11 @@ def _parse_number(s: str) -> tuple[float, str] | None:
     return (float(val), rest) if val is not None else None
 
 
-def _parse_unit(rest: str) -> tuple[float, str, Unit | None] | None:
-    """Multiplier and unit at the start of `rest` (after a number); None when `rest` is not (only) a unit."""
+def _parse_unit(rest: str, *, lenient: bool = False) -> tuple[float, str, Unit | None] | None:
+    """Multiplier and unit at the start of `rest` (after a number); None when `rest` is not (only) a unit.
+
+    `lenient`: an unknown unit (`J/(kg·K)`, `HB`) is its own dimension, comparable only with the same unit; an
+    alternative spelling after 或 is ignored (`385.2 J/(kg·K) 或 0.092 kcal/(kg·℃)`)."""
     mult = 1.0
     r = rest
     for _ in range(2):  # `3.5万吨`, `1.2亿美元`, `3千万`
@@ -655,16 +658,21 @@ def _parse_unit(rest: str) -> tuple[float, str, Unit | None] | None:
     for u in _UNIT_NAMES:
         if r == u:
             return mult, u, UNITS[u]
+    if lenient:
+        unit = re.split(r"或", r)[0]
+        if unit and len(unit) <= 15 and not re.search(r"\d", unit):
+            return mult, unit, Unit(f"unit:{normalize_text(unit)}", 1.0)
     return None
 
 
 @lru_cache(maxsize=65536)
-def parse_quantity(text: str) -> Quantity | None:
+def parse_quantity(text: str, *, lenient: bool = False) -> Quantity | None:
     """The quantity `text` spells, or None.
 
     Accepts `1500公里`, `1,500 km`, `3.5万吨`, `约2000千米`, `30节`, `2.5马赫`, `1500-2000公里`, `三千米`,
     `超过1000公里` (the comparison word is dropped: the caller decides what it means), bare numbers (`1500`).
-    Per-unit compound forms (`时速900公里` without a number first) are not quantities.
+    Per-unit compound forms (`时速900公里` without a number first) are not quantities. `lenient` (for
+    comparisons only, never for typing KG nodes) also reads an unknown unit as its own dimension (`820.0 HB`).
     """
     s = _prep(text)
     s = _RE_Q_PREFIX.sub("", s, count=1)
@@ -685,7 +693,7 @@ def parse_quantity(text: str) -> Quantity | None:
         if second is not None:
             # `1500-2000公里`: the unit follows the second number
             hi, rest = second
-    unit = _parse_unit(rest)
+    unit = _parse_unit(rest, lenient=lenient)
     if unit is None:
         return None
     mult, name, u = unit
@@ -832,7 +840,8 @@ def check_derived_triple(triple: PathTriple, kg: Sequence[KGTriple], question: s
         return None
 
     if relation in NUMBER_RELATIONS:
-        lq, rq = parse_quantity(left), parse_quantity(right)
+        lq = parse_quantity(left) or parse_quantity(left, lenient=True)
+        rq = parse_quantity(right) or parse_quantity(right, lenient=True)
         if lq is None:
             return f"cannot read '{left}' as a number"
         if rq is None:

@@ -107,6 +107,7 @@ class Analysis:
     order: OrderSpec | None
     comparative: tuple[str, str] | None  # (aspect, direction) of a which-of-two question
     comparative_text: str  # its comparison phrase, verbatim (`射程更远`), "" when none
+    compared: tuple[str, ...] = ()  # the two mention keys a which-of-two question compares
     roles: dict[str, Role] = field(default_factory=dict)  # mention key -> role marked by a preceding word
     residual: str = ""  # normalised words left for relation matching, segments joined by "|"
     asked: str = ""  # the residual words just before the question word (`舷号` in `…舷号是什么`), normalised
@@ -149,11 +150,11 @@ def detect_form(nq: str, mentions: list[Mention]) -> tuple[Form, tuple[str, str]
     return "entity", None
 
 
-def _comparative(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int] | None:
+def _comparative(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int, str, str] | None:
     """`A和B哪个更早` / `A与B谁的射程更远`: two mentions joined by a conjunction, then a comparison word.
 
-    Returns (aspect, direction, start, end): the normalised span of the comparison phrase (`射程更远`,
-    `先沉没`, `更早`) that the `order` constraint quotes.
+    Returns (aspect, direction, start, end, a, b): the normalised span of the comparison phrase (`射程更远`,
+    `先沉没`, `更早`) that the `order` constraint quotes, and the keys of the two compared mentions.
     """
     qm = re.search(r"哪一?(?:个|艘|架|款|型|种|方|位|支|次)?|谁", nq)
     if not qm:
@@ -181,7 +182,7 @@ def _comparative(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int] 
                 if m:
                     end += len(m.group(0))
             start = tail_start + i - len(seg)
-            return aspect, direction, start, end
+            return aspect, direction, start, end, a.key, b.key
     return None
 
 
@@ -364,6 +365,11 @@ def _roles(nq: str, mentions: list[Mention], index: KGIndex) -> dict[str, Role]:
     return roles
 
 
+def _in_relation_name(key: str, relation_names: frozenset[str]) -> bool:
+    """The mention spells (part of) a relation name (`抗拉强度` in `抗拉强度(铸造方法: S)`)."""
+    return key in relation_names or (len(key) >= 2 and any(key in r for r in relation_names))
+
+
 _ASKED = re.compile(r"(?:是|为)?(?:什么|多少|哪|谁|何|几)")
 
 
@@ -408,7 +414,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     order = _order(nq, list(mentions)) if form != "choice" else None
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.
     relation_names = index.relation_names
-    spans = [(m.start, m.end) for m in kept if m.key not in relation_names] + window_spans
+    spans = [(m.start, m.end) for m in kept if not _in_relation_name(m.key, relation_names)] + window_spans
     # The asked-for noun is matched against the answer's type, not against relations — unless it is a relation
     # name itself (`…的性能特点有哪些`).
     if type_word and type_word not in relation_names:
@@ -438,6 +444,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         order=order,
         comparative=comparative,
         comparative_text=comparative_text,
+        compared=(comp_full[4], comp_full[5]) if comp_full else (),
         roles=roles,
         residual=_residual(nq, spans),
         asked=_asked(nq, spans),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, follow_signature
-from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds
+from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds, parse_quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
@@ -108,8 +108,14 @@ def _options(index: KGIndex, key: str, aspect: str) -> list[_Option]:
             if step is None:
                 continue
             lead = (step.triple.spo,)
-        for e in index.value_edges(holder):
-            v: DateValue | Quantity | None = index.date(e.dst) if aspect == "time" else index.quantity(e.dst)
+        for e in index.edges(holder):
+            if not e.forward:
+                continue
+            v: DateValue | Quantity | None
+            if aspect == "time":
+                v = index.date(e.dst)
+            else:  # values with a unit the index does not know still compare with the same unit
+                v = index.quantity(e.dst) or parse_quantity(e.triple.obj, lenient=True)
             if v is not None:
                 out.append(_Option(holder, lead, e, v))
     return out
@@ -120,7 +126,7 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
     triples first, then the other's, then the derived comparison."""
     assert analysis.comparative is not None
     aspect, direction = analysis.comparative
-    keys = key_starts(analysis)[:2]
+    keys = list(analysis.compared) or key_starts(analysis)[:2]
     if len(keys) < 2:
         return []
     opts_a, opts_b = _options(index, keys[0], aspect), _options(index, keys[1], aspect)
@@ -135,7 +141,10 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
             ):
                 continue
             same = normalize_text(oa.edge.relation) == normalize_text(ob.edge.relation)
-            s = relation_match(oa.edge.relation, residual).score + relation_match(ob.edge.relation, residual).score
+            # the attribute the question names first (比热容 > 切变模量), then the same one on both sides
+            s = 2.0 * (
+                relation_match(oa.edge.relation, residual).score + relation_match(ob.edge.relation, residual).score
+            )
             s += 1.0 if same else 0.0
             if best is None or s > best[0]:
                 best = (s, oa, ob)
