@@ -114,5 +114,12 @@ def test_convert_warns_on_gold_outside_the_kg(tmp_path: Path) -> None:
     kg = load_mecha_kg(FIX / "kg.txt")
     record = {"问题": "q", "答案": "a", "实体": ["铅"], "对应的三元组": [["铅", "硬度", "软"]]}
     (tmp_path / "q.jsonl").write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-    warnings = convert_mecha(kg, load_mecha_qa(tmp_path / "q.jsonl"), tmp_path / "out")
-    assert len(warnings) == 1 and warnings[0].severity == "warning"
+    items = load_mecha_qa(tmp_path / "q.jsonl")
+    warnings = convert_mecha(kg, items, tmp_path / "out", source="q.jsonl")
+    assert [w.severity for w in warnings] == ["warning", "warning"] and warnings[0].file == "q.jsonl"
+    assert "left out" in warnings[1].message
+    assert json.loads((tmp_path / "out" / "qa.json").read_text(encoding="utf-8")) == []
+    kept = convert_mecha(kg, items, tmp_path / "kept", drop_missing=False)
+    assert len(kept) == 1 and "kept as written" in kept[0].message
+    gold = json.loads((tmp_path / "kept" / "qa_answer.json").read_text(encoding="utf-8"))
+    assert gold[0]["gold_reasoning_paths_main"] == [["铅", "硬度", "软"]]

@@ -47,14 +47,23 @@ def convert_cmd(
     data: DataOpt = None,
     doc_id: Annotated[str, typer.Option(help="doc_id of the single document holding the KG.")] = "mecha_kg",
     prefix: Annotated[str, typer.Option(help="query_id prefix.")] = "mecha",
+    keep_missing: Annotated[
+        bool, typer.Option(help="Keep gold triples that are not in the KG (the folder then fails validation).")
+    ] = False,
 ) -> None:
     """Write document.json, KG_<doc_id>.json, qa.json and qa_answer.json (gold path = the gold triples)."""
     triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"))
     items = load_mecha_qa(qa)
-    warnings = convert_mecha(triples, items, out, doc_id=doc_id, query_prefix=prefix)
+    warnings = convert_mecha(
+        triples, items, out, doc_id=doc_id, query_prefix=prefix, source=str(qa), drop_missing=not keep_missing
+    )
     for w in warnings:
         _echo(str(w))
-    typer.echo(f"wrote {out}: {len(triples)} triples, {len(items)} questions, {len(warnings)} warning(s)")
+    left_out = sum(1 for w in warnings if "left out" in w.message)
+    typer.echo(
+        f"wrote {out}: {len(triples)} triples, {len(items) - left_out} questions "
+        f"({left_out} left out), {len(warnings)} warning(s)"
+    )
 
 
 @mecha_app.command("train")

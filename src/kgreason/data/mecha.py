@@ -297,13 +297,17 @@ def convert_mecha(
     *,
     doc_id: str = DEFAULT_DOC_ID,
     query_prefix: str = "mecha",
+    source: str = "qa",
+    drop_missing: bool = True,
 ) -> list[Problem]:
     """Write `document.json`, `KG_<doc_id>.json`, `qa.json` and `qa_answer.json` for `kgreason run` / scoring,
     plus `mecha_meta.json` (per query: source line, question entities `实体`, free-text answer `答案`).
 
     The whole KG is one document whose content lists every triple as a sentence (`triple_sentence`), one per
-    line in KG order. Gold triples are written with the KG's own spelling; gold triples that are not in the KG
-    (6 in test.jsonl) are kept as they are and reported as warnings. Returns the warnings.
+    line in KG order. Gold triples are written with the KG's own spelling. Gold triples that are not in the KG
+    (6 in test.jsonl) are dropped from the path (`drop_missing`, so `kgreason validate` accepts the folder) or kept
+    as written; a question left without any gold triple is left out (2 in test.jsonl). Each case is a warning naming
+    `source` (the QA file). query_ids keep the question's position in the QA file. Returns the warnings.
     """
     index = SubgraphIndex(kg)
     warnings: list[Problem] = []
@@ -331,16 +335,30 @@ def convert_mecha(
         for triple in item.gold:
             found = index.find(triple)
             if found is None:
+                what = "dropped from the gold path" if drop_missing else "kept as written"
                 warnings.append(
                     Problem(
-                        file="qa",
+                        file=source,
                         record=f"line {item.line}",
                         field=GOLD_KEY,
-                        message=f"gold triple {list(triple)} is not in the KG; kept as written",
+                        message=f"gold triple {list(triple)} is not in the KG; {what}",
                         severity="warning",
                     )
                 )
+                if drop_missing:
+                    continue
             path.append(list(found or triple))
+        if not path:
+            warnings.append(
+                Problem(
+                    file=source,
+                    record=f"line {item.line}",
+                    field=GOLD_KEY,
+                    message="no gold triple is in the KG: question left out",
+                    severity="warning",
+                )
+            )
+            continue
         ents = answer_entities(item)
         level = difficulty(item)
         questions.append({"query_id": query_id, "doc_id": doc_id, "question": item.question, "difficulty": level})

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from kgreason.data.mecha import answer_side
 from kgreason.data.records import PathTriple
 from kgreason.llm.types import LLM, Usage
-from kgreason.retrieve.prompting import build_choice_request
+from kgreason.retrieve.prompting import LabelStyle, build_choice_request
 from kgreason.text.normalize import normalize_text
 
 
@@ -62,13 +62,18 @@ def choose_with_llm(
     show_scores: bool = True,
     max_select: int = 1,
     max_chars: int | None = 80,
+    label_style: LabelStyle = "relation",
+    label_chars: int = 40,
 ) -> Choice:
-    """Ask `llm` to pick the triples that answer `question`, under a schema whose enum is the candidates' ids.
+    """Ask `llm` to pick the triples that answer `question`, under a schema whose enum is the candidates.
 
     A failed call chooses nothing (the question then counts as unanswered); it is not replaced by the ranker's
-    choice, so the LLM configurations measure the LLM."""
+    choice, so the LLM configurations measure the LLM. A single candidate is chosen without a call (its enum would
+    force the same answer)."""
     if not triples:
         return Choice(())
+    if len(triples) == 1:
+        return Choice((0,))
     request = build_choice_request(
         question,
         triples,
@@ -77,9 +82,13 @@ def choose_with_llm(
         show_scores=show_scores,
         max_select=max_select,
         max_chars=max_chars,
+        label_style=label_style,
+        label_chars=label_chars,
     )
+    # room for the JSON around the labels; a Chinese character is about one token
+    per_label = {"id": 8, "relation": 2 * label_chars + 8, "triple": 3 * label_chars + 8}[label_style]
     start = time.monotonic()
-    result = llm.complete_json(request.messages, request.schema, max_tokens=16 + 8 * max_select)
+    result = llm.complete_json(request.messages, request.schema, max_tokens=16 + per_label * max_select)
     if not result.ok:
         usage = Usage(result.usage.prompt_tokens, result.usage.completion_tokens, time.monotonic() - start)
         return Choice((), usage, f"{result.kind}: {result.message}")

@@ -3,9 +3,9 @@
 Two builders:
 - `build_relevance_prompt`: the paper's free-answer template, verbatim in structure
   (`三元组:` / `[s, r, o, 与问题的相关性: x]` ... / `问题: ...` / `答案:`).
-- `build_choice_request`: the same listing with an id before each triple, plus a JSON schema whose `enum` is those
-  ids, so a small model can only pick candidates (it cannot be trusted with free text, docs/RUNTIME.md). The
-  program then turns the chosen triples into the answer (`kgreason.retrieve.answering`).
+- `build_choice_request`: the same listing plus a JSON schema whose `enum` is the candidate triples, so a small
+  model can only pick candidates (it cannot be trusted with free text, docs/RUNTIME.md). The program then turns the
+  chosen triples into the answer (`kgreason.retrieve.answering`).
 
 Sorting is ascending with the most relevant triple last, right before the question: models use the end of a long
 context better than its middle (spec 001 cites "lost in the middle"). Ties keep the caller's order.
@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from kgreason.data.records import PathTriple
 from kgreason.llm.types import ChatMessage
 
 RELEVANCE_LABEL = "与问题的相关性"
+LabelStyle = Literal["relation", "triple", "id"]
 DEFAULT_SYSTEM = "你是机械制造领域的知识图谱问答助手，只依据给出的三元组回答问题。"
 
 
@@ -71,7 +72,7 @@ def build_relevance_prompt(
 
 @dataclass(frozen=True, slots=True)
 class ChoiceRequest:
-    """Messages and schema for one choice call; `ids[k]` is the candidate index the id `T{k+1}` stands for."""
+    """Messages and schema for one choice call; `ids[label]` is the candidate index an enum value stands for."""
 
     messages: list[ChatMessage]
     schema: dict[str, Any]
@@ -116,6 +117,29 @@ def choice_schema(ids: Sequence[str], max_select: int) -> dict[str, Any]:
     }
 
 
+def triple_label(triple: PathTriple, max_chars: int | None) -> str:
+    """The enum value standing for a triple: `[s, r, o]` with each part clipped (what the model copies)."""
+    return format_triple(triple, None, max_chars=max_chars)
+
+
+def _labels(triples: Sequence[PathTriple], order: Sequence[int], style: LabelStyle, max_chars: int | None) -> list[str]:
+    if style == "id":
+        return [f"T{k}" for k in range(1, len(order) + 1)]
+    relations = [clip(triples[i][1], max_chars) for i in order]
+    labels: list[str] = []
+    for k, i in enumerate(order):
+        if style == "relation" and relations.count(relations[k]) == 1:
+            label = relations[k]
+        elif style == "relation":  # the relation is shared (e.g. the question names the tail): say whose
+            label = f"{clip(triples[i][0], max_chars)}的{relations[k]}"
+        else:
+            label = triple_label(triples[i], max_chars)
+        while label in labels:  # two candidates that clip to the same text stay distinguishable
+            label += "'"
+        labels.append(label)
+    return labels
+
+
 def build_choice_request(
     question: str,
     triples: Sequence[PathTriple],
@@ -126,34 +150,45 @@ def build_choice_request(
     max_select: int = 1,
     digits: int = 2,
     max_chars: int | None = 80,
+    label_style: LabelStyle = "relation",
+    label_chars: int | None = 40,
     system: str = DEFAULT_SYSTEM,
 ) -> ChoiceRequest:
-    """The relevance listing with ids `T1..Tn` in display order; the reply is `{"triple": "T3"}` (or, with
-    `max_select` > 1, `{"triples": ["T3", ...]}`).
+    """The relevance listing and a schema to choose from it; the reply is `{"triple": LABEL}` (or, with
+    `max_select` > 1, `{"triples": [LABEL, ...]}`).
 
-    The instruction comes first and the question last, so consecutive calls share a long prompt prefix (the
-    embedded runtime reuses it) and the most relevant triple sits next to the question."""
+    Labels (the enum values; the prompt lines keep the paper's form):
+    - `relation` (default): the candidate's relation, or `<head>的<relation>` when several candidates share it. The
+      model's choice is decided by the content it writes, and labels are short: grammar-constrained decoding costs
+      one forward pass per generated token (several seconds per label on 2 shared cores).
+    - `triple`: `[s, r, o]` with parts clipped to `label_chars`; same choices, 3–5x more generated tokens.
+    - `id`: lines prefixed `T1..Tn`, the enum is the ids. Small models then answer by position: Qwen2.5-0.5B picked
+      the first line in 10 of 10 questions.
+
+    The instruction comes first and the question last, so consecutive calls share a prompt prefix (the embedded
+    runtime reuses it) and the most relevant triple sits next to the question."""
     if not triples:
         raise ValueError("a choice request needs at least one candidate triple")
     with_scores = scores is not None and show_scores
-    intro = "下面是从知识图谱中检索到的三元组，每行以编号开头"
+    order = display_order(scores, len(triples), sort=sort)
+    labels = _labels(triples, order, label_style, label_chars)
+    intro = "下面是从知识图谱中检索到的三元组" + ("，每行以编号开头" if label_style == "id" else "")
     if with_scores:
         intro += f"，并给出它{RELEVANCE_LABEL}（0 到 1，越大越相关）"
     if scores is not None and sort:
         intro += "，按相关性从低到高排列，最相关的在最后"
     lines = [intro + "。", "", "三元组:"]
-    ids: dict[str, int] = {}
-    for k, i in enumerate(display_order(scores, len(triples), sort=sort), start=1):
-        key = f"T{k}"
-        ids[key] = i
+    for label, i in zip(labels, order, strict=True):
         shown = scores[i] if (scores is not None and with_scores) else None
-        lines.append(f"{key} {format_triple(triples[i], shown, digits=digits, max_chars=max_chars)}")
+        line = format_triple(triples[i], shown, digits=digits, max_chars=max_chars)
+        lines.append(f"{label} {line}" if label_style == "id" else line)
+    what = {"id": "的编号", "relation": "，写出它的关系", "triple": ""}[label_style]
     ask = (
-        "请选出能回答这个问题的那一个三元组的编号。"
+        f"请选出能回答这个问题的那一个三元组{what}。"
         if max_select <= 1
-        else "请选出回答这个问题所需的三元组编号。通常只需要一个；"
+        else f"请选出回答这个问题所需的三元组{what}。通常只需要一个；"
         "只有问题要求比较几个对象或同时询问几项内容时才选多个。"
     )
     lines += ["", f"问题: {question}", "", ask]
     messages = [ChatMessage("system", system), ChatMessage("user", "\n".join(lines))]
-    return ChoiceRequest(messages, choice_schema(list(ids), max_select), ids)
+    return ChoiceRequest(messages, choice_schema(labels, max_select), dict(zip(labels, order, strict=True)))

@@ -1,0 +1,141 @@
+"""Relevance prompts, the schema-bound choice, answer assembly and the benchmark loop (with a fake LLM)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mecha_fakes import CharEmbedder
+
+from kgreason.data.mecha import SubgraphIndex, load_mecha_kg, load_mecha_qa
+from kgreason.llm.fake import FakeFailure, FakeLLM
+from kgreason.llm.schema import validate
+from kgreason.llm.types import ChatMessage
+from kgreason.retrieve.answering import answer_text, choose_top, choose_with_llm, expand_comparison
+from kgreason.retrieve.embedder import CosineTripleScorer
+from kgreason.retrieve.lexical import BM25TripleScorer
+from kgreason.retrieve.mecha_bench import SETUPS, Scorers, format_table, results_json, run_bench
+from kgreason.retrieve.prompting import (
+    build_choice_request,
+    build_relevance_prompt,
+    choice_schema,
+    display_order,
+    format_triple,
+)
+
+FIX = Path(__file__).parent.parent / "fixtures" / "mecha"
+TRIPLES = [("灰铸铁", "密度", "7"), ("灰铸铁", "熔点", "1200℃"), ("灰铸铁", "代号", "HT")]
+
+
+def test_format_triple() -> None:
+    assert format_triple(TRIPLES[1], 0.876) == "[灰铸铁, 熔点, 1200℃, 与问题的相关性: 0.88]"
+    assert format_triple(TRIPLES[1]) == "[灰铸铁, 熔点, 1200℃]"
+    assert format_triple(("a" * 10, "r", "o"), max_chars=4) == "[aaa…, r, o]"
+
+
+def test_paper_prompt_sorted_ascending_most_relevant_last() -> None:
+    prompt = build_relevance_prompt("灰铸铁的熔点是多少？", TRIPLES, [0.2, 0.7, 0.1])
+    assert prompt.splitlines() == [
+        "三元组:",
+        "[灰铸铁, 代号, HT, 与问题的相关性: 0.10]",
+        "[灰铸铁, 密度, 7, 与问题的相关性: 0.20]",
+        "[灰铸铁, 熔点, 1200℃, 与问题的相关性: 0.70]",
+        "问题: 灰铸铁的熔点是多少？",
+        "答案:",
+    ]
+    no_scores = build_relevance_prompt("q", TRIPLES, [0.2, 0.7, 0.1], show_scores=False).splitlines()
+    assert no_scores[1:4] == ["[灰铸铁, 代号, HT]", "[灰铸铁, 密度, 7]", "[灰铸铁, 熔点, 1200℃]"]
+    no_sort = build_relevance_prompt("q", TRIPLES, [0.2, 0.7, 0.1], sort=False).splitlines()
+    assert no_sort[1] == "[灰铸铁, 密度, 7, 与问题的相关性: 0.20]"
+    assert display_order([0.5, 0.5, 0.1], 3) == [2, 0, 1]
+    assert display_order(None, 2) == [0, 1]
+
+
+def test_choice_request_labels_are_relations_in_display_order() -> None:
+    req = build_choice_request("灰铸铁的熔点是多少？", TRIPLES, [0.2, 0.7, 0.1])
+    user = req.messages[-1].content
+    assert "[灰铸铁, 熔点, 1200℃, 与问题的相关性: 0.70]" in user
+    assert user.index("1200℃") < user.index("问题: 灰铸铁的熔点是多少？")
+    assert req.schema["properties"]["triple"]["enum"] == ["代号", "密度", "熔点"]
+    assert req.chosen({"triple": "熔点"}) == [1]
+    assert req.chosen({"triple": "硬度"}) == [] and req.chosen("junk") == []
+    with pytest.raises(ValueError):
+        build_choice_request("q", [], None)
+
+
+def test_choice_labels_shared_relation_and_other_styles() -> None:
+    cands = [("灰铸铁", "代号", "HT"), ("可锻铸铁", "代号", "KT"), ("灰铸铁", "密度", "7")]
+    req = build_choice_request("HT是什么？", cands, None)
+    assert req.schema["properties"]["triple"]["enum"] == ["灰铸铁的代号", "可锻铸铁的代号", "密度"]
+    ids = build_choice_request("q", TRIPLES, [0.2, 0.7, 0.1], label_style="id")
+    assert ids.ids == {"T1": 2, "T2": 0, "T3": 1} and "T3 [灰铸铁, 熔点" in ids.messages[-1].content
+    same = [("a", "r", "x" * 50 + "1"), ("a", "r", "x" * 50 + "2")]
+    full = build_choice_request("q", same, None, label_style="triple", label_chars=10)
+    labels = full.schema["properties"]["triple"]["enum"]
+    assert len(set(labels)) == 2 and full.chosen({"triple": labels[1]}) == [1]
+    many = choice_schema(["T1", "T2"], 3)
+    assert many["properties"]["triples"]["maxItems"] == 2
+    assert validate({"triples": ["T1", "T2"]}, many) == []
+
+
+def test_choose_with_llm_and_failures() -> None:
+    llm = FakeLLM([{"triple": "熔点"}, FakeFailure("timeout")])
+    choice = choose_with_llm(llm, "灰铸铁的熔点是多少？", TRIPLES, [0.2, 0.7, 0.1])
+    assert choice.indices == (1,) and choice.failure is None
+    failed = choose_with_llm(llm, "q", TRIPLES, None)
+    assert failed.indices == () and failed.failure is not None and failed.failure.startswith("timeout")
+    assert choose_with_llm(llm, "q", [], None).indices == ()
+    assert choose_with_llm(llm, "q", TRIPLES[:1], None).indices == (0,)  # no call for a single candidate
+    assert len(llm.calls) == 2
+    assert choose_top([0.1, 0.9, 0.9]).indices == (1,)
+    assert choose_top([]).indices == ()
+
+
+def test_answer_text() -> None:
+    assert answer_text([TRIPLES[1]], ["灰铸铁"]) == "1200℃"
+    assert answer_text([TRIPLES[2]], ["HT"]) == "灰铸铁"
+    assert answer_text([], ["x"]) == ""
+    two = answer_text([("灰铸铁", "密度", "7"), ("白口铸铁", "密度", "7.55")], ["灰铸铁", "白口铸铁"])
+    assert two == "灰铸铁的密度是7；白口铸铁的密度是7.55"
+
+
+def test_expand_comparison_adds_same_relation_of_other_entities() -> None:
+    cands = [("灰铸铁", "密度", "7"), ("灰铸铁", "熔点", "1200")]
+    cands += [("白口铸铁", "密度", "7.55"), ("白口铸铁", "熔点", "x")]
+    assert expand_comparison([2], cands, ["灰铸铁", "白口铸铁"]) == [2, 0]
+    assert expand_comparison([1], cands, ["灰铸铁"]) == [1]
+    assert expand_comparison([], cands, ["灰铸铁", "白口铸铁"]) == []
+
+
+def _fake_reply(messages: list[ChatMessage], schema: dict[str, Any]) -> Any:
+    # picks the last listed triple: with sorted prompts that is the most relevant one
+    return {"triple": schema["properties"]["triple"]["enum"][-1]}
+
+
+def test_run_bench_with_fake_llm(tmp_path: Path) -> None:
+    kg = load_mecha_kg(FIX / "kg.txt")
+    items = load_mecha_qa(FIX / "qa.jsonl")
+    index = SubgraphIndex(kg)
+    emb = CharEmbedder()
+    scorers = Scorers(cosine=CosineTripleScorer(emb), bm25=BM25TripleScorer(), trained=BM25TripleScorer())
+    setups = [SETUPS[name] for name in ("emb-cosine", "bm25", "ours", "ours-top5", "llm-kg")]
+    judged: list[str] = []
+
+    def judge(question: str, answer: str, reference: str) -> int | None:
+        judged.append(answer)
+        return 4
+
+    summaries, results = run_bench(items, index, setups, scorers, FakeLLM(_fake_reply), judge=judge)
+    assert [s.setup for s in summaries] == ["emb-cosine", "bm25", "ours", "ours-top5", "llm-kg"]
+    ours = next(s for s in summaries if s.setup == "ours")
+    assert ours.n == 4 and ours.accuracy == 1.0 and ours.llm_score == 4.0 and ours.tokens_per_question > 0
+    comparison = next(r for r in results if r.setup == "ours" and r.index == 2)
+    assert len(comparison.chosen) == 2 and comparison.gold_recall == 1.0
+    assert len(judged) == 20
+    table = format_table(summaries)
+    assert table.splitlines()[0].startswith("| setup |") and "| ours | 4 | 100.00% |" in table
+    json.dumps(results_json({"x": 1}, summaries, results), ensure_ascii=False)
+    no_llm, _ = run_bench(items, index, setups, scorers, None)
+    assert [s.setup for s in no_llm] == ["emb-cosine", "bm25"]

