@@ -112,6 +112,7 @@ class KGIndex:
         self.spo_norm: frozenset[PathTriple] = frozenset(normalize_triple(t.spo) for t in self.triples)
         self.relations: tuple[str, ...] = tuple(dict.fromkeys(t.relation for t in self.triples))
         self.relation_names: frozenset[str] = frozenset(normalize_text(r) for r in self.relations)
+        self._types_text: dict[str, str] = {}
 
     # ----------------------------------------------------------------------------------------------- nodes
     def node(self, name: str) -> Node | None:
@@ -128,6 +129,15 @@ class KGIndex:
     def name(self, key: str) -> str:
         node = self.nodes.get(key)
         return node.name if node else key
+
+    def types_text(self, key: str) -> str:
+        """The node's KG types joined by spaces (for substring tests)."""
+        text = self._types_text.get(key)
+        if text is None:
+            node = self.nodes.get(key)
+            text = " ".join(node.types) if node else ""
+            self._types_text[key] = text
+        return text
 
     def contains_triple(self, triple: PathTriple) -> bool:
         return normalize_triple(triple) in self.spo_norm

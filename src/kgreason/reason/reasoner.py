@@ -91,6 +91,17 @@ class Reasoner:
         self._sentences: dict[str, SentenceFinder] = {}
         self._names: dict[str, NameTable] = {}
 
+    def prepare(self, doc_ids: Sequence[str] | None = None) -> None:
+        """Build the per-document structures (KG index, typed values, name tables, sentences) up front, so that
+        answering time excludes loading. Optional: they are otherwise built on first use."""
+        for doc_id in doc_ids if doc_ids is not None else list(self.dataset.kgs):
+            index = self.index(doc_id)
+            index.vocabulary  # noqa: B018 - cached properties, computed now
+            index.date("")
+            index.quantity("")
+            self.names(doc_id)
+            self.sentences(doc_id)
+
     def index(self, doc_id: str) -> KGIndex:
         if doc_id not in self._indexes:
             self._indexes[doc_id] = KGIndex(doc_id, self.dataset.kgs.get(doc_id, ()))

@@ -134,6 +134,7 @@ def run_dataset(
     def save() -> None:
         write_json_atomic(output, [records[qid].to_json() for qid in order if qid in records])
 
+    reasoner.prepare(sorted({q.doc_id for q in todo}))
     t0 = time.monotonic()
     with _journal(trace_path, resume) as fh:
         for n, q in enumerate(todo, start=1):

@@ -113,7 +113,7 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
         return -1.0  # the question names it: it is not what is asked
     is_date = index.date(end) is not None
     is_qty = index.quantity(end) is not None
-    types = " ".join(node.types)
+    types = index.types_text(end)
     rel = chain.edges[-1].relation if chain.edges else ""
     form = analysis.form
     if form == "time":
@@ -151,10 +151,14 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
         # A forward last hop's relation names the answer's role (`X 包含型别 Y`: Y is a 型别); walked backwards
         # it names the node we came from, so it does not count.
         last_forward = bool(chain.edges) and chain.edges[-1].forward
-        hay = normalize_text(types + node.name + (rel if last_forward else ""))
-        n, _ = longest_common_substring(tw, hay)
-        score += 0.6 * n / len(tw) if n >= 2 or (n == 1 and len(tw) == 1) else -0.3
+        score += _type_word_score(tw, types + node.name + (rel if last_forward else ""))
     return score
+
+
+@lru_cache(maxsize=65536)
+def _type_word_score(type_word: str, hay: str) -> float:
+    n, _ = longest_common_substring(type_word, normalize_text(hay))
+    return 0.6 * n / len(type_word) if n >= 2 or (n == 1 and len(type_word) == 1) else -0.3
 
 
 def node_match(index: KGIndex, key: str, residual: str) -> frozenset[int]:
@@ -240,7 +244,7 @@ def score_chain(
         + weights.bridge_mention * bridge_mentions
         + weights.external * ext
     )
-    return ChainScore(round(total, 6), coverage, mean_rel, kind, ext, tuple(hop_scores))
+    return ChainScore(total, coverage, mean_rel, kind, ext, tuple(hop_scores))
 
 
 def prefix_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float:
