@@ -82,6 +82,11 @@ def parse_answers(value: Any) -> tuple[str, ...]:
 
 
 def parse_triple(value: Any, where: str) -> PathTriple:
+    # Fast path for the common case (three strings): scoring 10,000 records parses ~50,000 triples.
+    if type(value) is list and len(value) == 3:
+        h, r, t = value
+        if type(h) is str and type(r) is str and type(t) is str:
+            return (h, r, t)
     if not isinstance(value, list | tuple):
         raise FieldError(f"{where} must be a triple [head, relation, tail], got {_type_name(value)}")
     if len(value) != 3:
@@ -93,11 +98,14 @@ def parse_triple(value: Any, where: str) -> PathTriple:
 def parse_path(value: Any) -> Path:
     if not isinstance(value, list):
         raise FieldError(f"must be an array of triples, got {_type_name(value)}")
-    return tuple(parse_triple(v, f"[{i}]") for i, v in enumerate(value))
+    return tuple([parse_triple(v, f"[{i}]") for i, v in enumerate(value)])
 
 
 def _is_triple_like(value: Any) -> bool:
-    return isinstance(value, list) and len(value) == 3 and all(not isinstance(v, list | dict) for v in value)
+    if not isinstance(value, list) or len(value) != 3:
+        return False
+    a, b, c = value
+    return not (isinstance(a, list | dict) or isinstance(b, list | dict) or isinstance(c, list | dict))
 
 
 def parse_alt_paths(value: Any) -> tuple[Path, ...]:

@@ -17,9 +17,11 @@ Public API: `score_files(pred_path, gold_path)`, `score_records(preds, gold)`, `
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -419,12 +421,30 @@ def load_gold(path: Path) -> LoadedGold:
     return LoadedGold(by_id, tuple(skipped), tuple(problems))
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Scoring builds hundreds of thousands of small, acyclic objects; Python's cycle collector would walk them
+    again and again (about 15% of the time for 10,000 questions). Pause it for the call and restore it after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def score_files(pred_path: Path | str, gold_path: Path | str) -> ScoreReport:
     """Score a `result.json` against a `qa_answer.json` (JSON array, JSON Lines, BOM accepted).
 
     Raises `DataError` (file and line/column) only when a file cannot be read or parsed at all; everything else is
     scored and reported.
     """
+    with _gc_paused():
+        return _score_files(Path(pred_path), Path(gold_path))
+
+
+def _score_files(pred_path: Path, gold_path: Path) -> ScoreReport:
     unreadable: list[Problem] = []
     try:
         gold = load_gold(Path(gold_path))
