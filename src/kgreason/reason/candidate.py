@@ -28,10 +28,6 @@ class Candidate:
     origin: str = "chain"  # which builder made it: chain / bool / choice / order
     features: dict[str, float] = field(default_factory=dict)
 
-    @property
-    def constraint_checks(self) -> tuple[Check, ...]:
-        return self.checks
-
 
 def dedupe(triples: list[PathTriple] | tuple[PathTriple, ...]) -> tuple[PathTriple, ...]:
     return tuple(dict.fromkeys(triples))

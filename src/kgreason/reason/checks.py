@@ -233,7 +233,3 @@ def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str 
             return Check("entity", role, text, True, note="named in the answer")
         return Check("entity", role, text, False, note="not connected")
     return Check("entity", role, text, True, via.triples, anchor=via.start)
-
-
-def marked_role(analysis: Analysis, key: str) -> str | None:
-    return analysis.roles.get(key)
