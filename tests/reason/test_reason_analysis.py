@@ -164,3 +164,14 @@ def test_comparison_phrase_is_the_order_value(index: KGIndex) -> None:
     assert run(index, "歼-20和歼-10哪个首飞更早？").comparative_text == "首飞更早"
     assert run(index, "歼-20与歼-10相比，哪一个的最大航程更远？").comparative_text == "最大航程更远"
     assert run(index, "歼-20和歼-10，哪一个先首飞？").comparative_text == "先首飞"
+
+
+def test_a_category_word_shared_by_names_is_not_a_partial_link() -> None:
+    idx = KGIndex(
+        "d",
+        (
+            KGTriple("a", "第一舰队", "组织机构", "下辖", "甲号驱逐舰", "武器装备"),
+            KGTriple("b", "第一舰队", "组织机构", "下辖", "乙号驱逐舰", "武器装备"),
+        ),
+    )
+    assert links(idx, "第一舰队下辖的驱逐舰有哪些？") == [("第一舰队", "第一舰队", "exact")]

@@ -169,3 +169,37 @@ def test_unlinkable_question_gets_a_valid_empty_answer() -> None:
     assert rec.answers == ()
     assert rec.main_path == ()
     assert rec.to_json()["gold_reasoning_paths_alt"] == []
+
+
+FLEET = [
+    ("第一舰队", "组织机构", "下辖", "甲号驱逐舰", "武器装备"),
+    ("第一舰队", "组织机构", "下辖", "乙号驱逐舰", "武器装备"),
+    ("第一舰队", "组织机构", "下辖", "丙号护卫舰", "武器装备"),
+    ("甲号驱逐舰", "武器装备", "部署地点", "南海", "地点"),
+    ("乙号驱逐舰", "武器装备", "部署地点", "东海", "地点"),
+    ("丙号护卫舰", "武器装备", "部署地点", "南海", "地点"),
+]
+
+
+def fleet_answer(question: str, level: str) -> AnswerRecord:
+    from dataclasses import replace
+
+    from kgreason.data.records import KGTriple
+
+    ds = make_dataset([(question, level)])
+    triples = tuple(KGTriple(f"f{i}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(FLEET))
+    ds = replace(ds, kgs={"doc_01": triples})
+    return Reasoner(ds).answer(ds.questions[0]).record
+
+
+def test_type_constraint_when_the_asked_noun_filters_a_set() -> None:
+    rec = fleet_answer("第一舰队下辖的驱逐舰有哪些？", "L2")
+    assert set(rec.answers) == {"甲号驱逐舰", "乙号驱逐舰"}
+    assert rec.constraints == {"type": "驱逐舰"}
+
+
+def test_place_constraint_checked_on_each_member() -> None:
+    rec = fleet_answer("第一舰队下辖的舰艇中，部署在南海的驱逐舰有哪些？", "L3")
+    assert rec.answers == ("甲号驱逐舰",)
+    assert ("甲号驱逐舰", "部署地点", "南海") in rec.main_path
+    assert rec.constraints.get("place") == "南海"

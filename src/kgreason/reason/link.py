@@ -65,6 +65,7 @@ class NameTable:
         self.lengths: set[int] = set()
         self.part_lengths: set[int] = set()
         self.names: dict[str, str] = {}  # key -> the name spelling used for parts / bigrams
+        inner: dict[str, set[str]] = defaultdict(set)
         for key, node in index.nodes.items():
             if node.kind == "text":
                 continue
@@ -85,10 +86,15 @@ class NameTable:
                 self.part_lengths.add(length)
                 if length >= PARTIAL_MIN_SHARE * n:
                     for i in range(1, n - length + 1):
-                        self.parts[name[i : i + length]].append(key)
+                        inner[name[i : i + length]].add(key)
             if n >= FUZZY_MIN_NAME_CHARS:
                 for bg in set(_bigrams(name)):
                     self.bigrams[bg].add(key)
+        # A part from inside names is a name only when one node has it; `驱逐舰` in several ship names is a
+        # category word, not a mention of any of them.
+        for part, keys in inner.items():
+            if len(keys) == 1 and part not in self.parts:
+                self.parts[part].extend(keys)
 
 
 def _splits_alnum(nq: str, start: int, end: int) -> bool:
