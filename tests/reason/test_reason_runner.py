@@ -13,6 +13,7 @@ import pytest
 from reason_smallkg import DOCUMENT, kg, make_dataset
 
 from kgreason.data.records import Question
+from kgreason.errors import KgreasonError
 from kgreason.reason.reasoner import QuestionResult, Reasoner
 from kgreason.reason.runner import default_trace_path, read_journal, run_dataset
 
@@ -65,6 +66,30 @@ def test_resume_repeats_nothing_and_loses_nothing(tmp_path: Path) -> None:
     third = CountingReasoner(ds)
     s3 = run_dataset(ds, third, out)
     assert third.asked == [] and s3.resumed == 6
+
+
+def test_progress_start_reports_resumed_questions(tmp_path: Path) -> None:
+    ds = make_dataset(QUESTIONS)
+    out = tmp_path / "result.json"
+    run_dataset(ds, CountingReasoner(ds), out, limit=2)
+    starts: list[tuple[int, int]] = []
+    ticks: list[str] = []
+    run_dataset(
+        ds,
+        CountingReasoner(ds),
+        out,
+        on_start=lambda n, r: starts.append((n, r)),
+        on_question=lambda q, e: ticks.append(q.query_id),
+    )
+    assert starts == [(6, 2)]
+    assert len(ticks) == 4
+
+
+def test_only_with_an_unknown_query_id_is_an_error(tmp_path: Path) -> None:
+    ds = make_dataset(QUESTIONS)
+    with pytest.raises(KgreasonError, match="doc_09_001: no such query_id"):
+        run_dataset(ds, CountingReasoner(ds), tmp_path / "result.json", only=["doc_01_001", "doc_09_001"])
+    assert not (tmp_path / "result.json").exists()
 
 
 def test_no_resume_starts_over(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -119,12 +120,26 @@ def run(
             disable=not show,
             transient=False,
         ) as progress:
-            total = len(dataset.questions) if not only else len(only)
-            total = min(total, limit) if limit is not None else total
-            task = progress.add_task("run", total=total, qid="")
+            task = progress.add_task("run", total=None, qid="")
+            started = time.monotonic()
+            counts = {"total": 0, "done": 0, "last_print": started}
+
+            def start(total: int, resumed: int) -> None:
+                counts.update(total=total, done=resumed)
+                progress.update(task, total=total, completed=resumed)
+                if resumed:
+                    err.print(
+                        f"resuming: {resumed} of {total} questions already answered in {trace_path}", markup=False
+                    )
 
             def tick(q: Question, entry: dict[str, Any]) -> None:
                 progress.update(task, advance=1, qid=q.query_id)
+                counts["done"] += 1
+                now = time.monotonic()
+                # Without a terminal (CI, nohup, a log file) the bar is off: print a line every 10 s instead.
+                if not show and (now - counts["last_print"] >= 10 or counts["done"] == counts["total"]):
+                    counts["last_print"] = now
+                    err.print(f"answered {counts['done']}/{counts['total']} ({now - started:.0f} s)", markup=False)
 
             summary = run_dataset(
                 dataset,
@@ -135,6 +150,7 @@ def run(
                 limit=limit,
                 resume=not no_resume,
                 on_question=tick,
+                on_start=start,
             )
         err.print(summary.line(), markup=False)
         acc = llm_accounting(model)

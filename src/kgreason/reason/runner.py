@@ -22,9 +22,11 @@ from typing import IO, Any
 from kgreason.data.answers import parse_answer_record
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.records import AnswerRecord, Dataset, Question
+from kgreason.errors import KgreasonError
 from kgreason.reason.reasoner import Reasoner, empty_record
 
 ProgressFn = Callable[[Question, dict[str, Any]], None]
+StartFn = Callable[[int, int], None]  # (questions selected, already answered by an earlier run)
 
 
 def default_trace_path(output: Path) -> Path:
@@ -102,6 +104,9 @@ def select_questions(dataset: Dataset, only: list[str] | None, limit: int | None
     qs = list(dataset.questions)
     if only:
         wanted = set(only)
+        unknown = sorted(wanted - {q.query_id for q in qs})
+        if unknown:
+            raise KgreasonError(f"--only {', '.join(unknown)}: no such query_id in {dataset.root}/qa.json")
         qs = [q for q in qs if q.query_id in wanted]
     if limit is not None:
         qs = qs[: max(0, limit)]
@@ -119,6 +124,7 @@ def run_dataset(
     resume: bool = True,
     save_every: int = 20,
     on_question: ProgressFn | None = None,
+    on_start: StartFn | None = None,
 ) -> RunSummary:
     """Answer the selected questions, appending to the trace and writing `output` atomically."""
     trace_path = trace_path or default_trace_path(output)
@@ -134,6 +140,8 @@ def run_dataset(
     def save() -> None:
         write_json_atomic(output, [records[qid].to_json() for qid in order if qid in records])
 
+    if on_start is not None:
+        on_start(len(selected), summary.resumed)
     reasoner.prepare(sorted({q.doc_id for q in todo}))
     t0 = time.monotonic()
     with _journal(trace_path, resume) as fh:
