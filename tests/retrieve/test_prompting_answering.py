@@ -139,3 +139,20 @@ def test_run_bench_with_fake_llm(tmp_path: Path) -> None:
     json.dumps(results_json({"x": 1}, summaries, results), ensure_ascii=False)
     no_llm, _ = run_bench(items, index, setups, scorers, None)
     assert [s.setup for s in no_llm] == ["emb-cosine", "bm25"]
+
+
+def test_gate_skips_the_llm_when_the_ranker_is_confident() -> None:
+    from dataclasses import replace
+
+    kg = load_mecha_kg(FIX / "kg.txt")
+    items = load_mecha_qa(FIX / "qa.jsonl")
+    index = SubgraphIndex(kg)
+    scorers = Scorers(trained=BM25TripleScorer())
+    gated = SETUPS["ours-gated"]
+    never = FakeLLM(_fake_reply)
+    run_bench(items, index, [replace(gated, gate=0.0)], scorers, never)
+    assert never.calls == []
+    always = FakeLLM(_fake_reply)
+    summaries, _ = run_bench(items, index, [replace(gated, gate=1.01)], scorers, always)
+    assert len(always.calls) == 2  # the two questions with several candidates
+    assert summaries[0].n == 4

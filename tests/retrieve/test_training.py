@@ -132,3 +132,16 @@ def test_relevance_probabilities() -> None:
     p = relevance_probabilities([1.0, 2.0, 3.0])
     assert sum(p) == pytest.approx(1.0) and p[2] > p[1] > p[0]
     assert relevance_probabilities([]) == []
+
+
+def test_logits_are_divided_by_the_training_temperature(char_embedder: CharEmbedder) -> None:
+    from dataclasses import replace
+
+    kg, items = synthetic()
+    model, _ = fit_mecha(items, SubgraphIndex(kg), char_embedder, TrainConfig(epochs=20, temperature=0.5))
+    assert model.temperature == 0.5
+    scorer = TrainedTripleScorer(char_embedder, model)
+    unscaled = TrainedTripleScorer(char_embedder, replace(model, meta={}))
+    cands = SubgraphIndex(kg).subgraph(["铅"])
+    expected = np.array(unscaled.score("铅的熔点", cands)) * 2
+    np.testing.assert_allclose(scorer.score("铅的熔点", cands), expected, rtol=1e-5)

@@ -147,23 +147,27 @@ def bench_cmd(
     data: DataOpt = None,
     llm: Annotated[str, typer.Option("--llm", help="LLM spec (embedded, embedded-small, openai:..., none).")] = "none",
     judge: Annotated[str | None, typer.Option("--judge", help="LLM spec of the LLM-Score judge.")] = None,
-    setups: Annotated[str, typer.Option(help="Comma-separated setups (see docs/mecha_qa.md).")] = ",".join(
-        ("emb-cosine", "bm25", "rem", "llm-kg", "ours", "ours-wo-scores", "ours-wo-sort", "ours-top5")
-    ),
+    setups: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated setups (default: all): emb-cosine, bm25, rem, llm-kg, ours, ours-wo-scores, "
+            "ours-wo-sort, ours-top5, ours-gated (see docs/mecha_qa.md)."
+        ),
+    ] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N questions (a fixed subset).")] = None,
     model: Annotated[Path | None, typer.Option(help="Relevance model (default: the packaged one).")] = None,
     out: Annotated[Path, typer.Option("-o", "--out", help="Results JSON.")] = Path("mecha_bench.json"),
     max_chars: Annotated[int, typer.Option(help="Clip displayed triple parts to this many characters.")] = 80,
 ) -> None:
     """Reproduce spec 001's 表 5 / 表 7 on Mecha-QA with the models that run here; LLM replies are cached."""
-    from kgreason.retrieve.mecha_bench import run_bench_cli
+    from kgreason.retrieve.mecha_bench import DEFAULT_SETUPS, run_bench_cli
 
     run_bench_cli(
         kg=_path(kg, data, "kg.txt", "--kg"),
         qa=_path(qa, data, "test.jsonl", "--qa"),
         llm_spec=llm,
         judge_spec=judge,
-        setup_names=[s.strip() for s in setups.split(",") if s.strip()],
+        setup_names=[s.strip() for s in setups.split(",") if s.strip()] if setups else list(DEFAULT_SETUPS),
         limit=limit,
         model_path=model,
         out=out,

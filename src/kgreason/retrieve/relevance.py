@@ -49,14 +49,23 @@ class RelevanceModel:
     def hidden(self) -> int:
         return int(self.b.shape[0])
 
+    @property
+    def temperature(self) -> float:
+        """The loss temperature T the model was trained with (eq. 8); 1.0 when unknown."""
+        config = self.meta.get("config", {})
+        value = config.get("temperature", 1.0) if isinstance(config, dict) else 1.0
+        return float(value) if isinstance(value, int | float) and value > 0 else 1.0
+
     def logits(self, feats: PairFeatures) -> FloatArray:
+        """Scores divided by the training temperature: the loss compares (s_n - s_p) / T, so softmax of these
+        logits is the distribution the model was fitted for (undivided, it would look nearly flat)."""
         x = (feats.lexical - self.mean) / self.std
         out = x @ self.w
         if self.u.size:
             out = out + feats.interaction @ self.u
         if self.hidden:
             out = out + np.tanh(x @ self.big_w + self.b) @ self.v
-        result: FloatArray = out.astype(np.float32)
+        result: FloatArray = (out / self.temperature).astype(np.float32)
         return result
 
     def save(self, path: Path) -> None:
