@@ -53,24 +53,27 @@ def test_paper_prompt_sorted_ascending_most_relevant_last() -> None:
     assert display_order(None, 2) == [0, 1]
 
 
-def test_choice_request_labels_are_relations_in_display_order() -> None:
+def test_choice_request_ids_follow_display_order() -> None:
     req = build_choice_request("灰铸铁的熔点是多少？", TRIPLES, [0.2, 0.7, 0.1])
     user = req.messages[-1].content
-    assert "[灰铸铁, 熔点, 1200℃, 与问题的相关性: 0.70]" in user
-    assert user.index("1200℃") < user.index("问题: 灰铸铁的熔点是多少？")
-    assert req.schema["properties"]["triple"]["enum"] == ["代号", "密度", "熔点"]
-    assert req.chosen({"triple": "熔点"}) == [1]
-    assert req.chosen({"triple": "硬度"}) == [] and req.chosen("junk") == []
+    assert "T3 [灰铸铁, 熔点, 1200℃, 与问题的相关性: 0.70]" in user
+    assert user.index("T3 [") < user.index("问题: 灰铸铁的熔点是多少？")
+    assert req.ids == {"T1": 2, "T2": 0, "T3": 1}
+    assert req.schema["properties"]["triple"]["enum"] == ["T1", "T2", "T3"]
+    assert req.chosen({"triple": "T3"}) == [1]
+    assert req.chosen({"triple": "T9"}) == [] and req.chosen("junk") == []
     with pytest.raises(ValueError):
         build_choice_request("q", [], None)
 
 
-def test_choice_labels_shared_relation_and_other_styles() -> None:
+def test_choice_labels_relations_and_triples() -> None:
+    req = build_choice_request("灰铸铁的熔点是多少？", TRIPLES, [0.2, 0.7, 0.1], label_style="relation")
+    assert req.schema["properties"]["triple"]["enum"] == ["代号", "密度", "熔点"]
+    assert "[灰铸铁, 熔点, 1200℃, 与问题的相关性: 0.70]" in req.messages[-1].content
+    assert req.chosen({"triple": "熔点"}) == [1]
     cands = [("灰铸铁", "代号", "HT"), ("可锻铸铁", "代号", "KT"), ("灰铸铁", "密度", "7")]
-    req = build_choice_request("HT是什么？", cands, None)
-    assert req.schema["properties"]["triple"]["enum"] == ["灰铸铁的代号", "可锻铸铁的代号", "密度"]
-    ids = build_choice_request("q", TRIPLES, [0.2, 0.7, 0.1], label_style="id")
-    assert ids.ids == {"T1": 2, "T2": 0, "T3": 1} and "T3 [灰铸铁, 熔点" in ids.messages[-1].content
+    shared = build_choice_request("HT是什么？", cands, None, label_style="relation")
+    assert shared.schema["properties"]["triple"]["enum"] == ["灰铸铁的代号", "可锻铸铁的代号", "密度"]
     same = [("a", "r", "x" * 50 + "1"), ("a", "r", "x" * 50 + "2")]
     full = build_choice_request("q", same, None, label_style="triple", label_chars=10)
     labels = full.schema["properties"]["triple"]["enum"]
@@ -81,7 +84,7 @@ def test_choice_labels_shared_relation_and_other_styles() -> None:
 
 
 def test_choose_with_llm_and_failures() -> None:
-    llm = FakeLLM([{"triple": "熔点"}, FakeFailure("timeout")])
+    llm = FakeLLM([{"triple": "T3"}, FakeFailure("timeout")])
     choice = choose_with_llm(llm, "灰铸铁的熔点是多少？", TRIPLES, [0.2, 0.7, 0.1])
     assert choice.indices == (1,) and choice.failure is None
     failed = choose_with_llm(llm, "q", TRIPLES, None)

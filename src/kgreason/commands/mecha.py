@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -158,6 +158,9 @@ def bench_cmd(
     model: Annotated[Path | None, typer.Option(help="Relevance model (default: the packaged one).")] = None,
     out: Annotated[Path, typer.Option("-o", "--out", help="Results JSON.")] = Path("mecha_bench.json"),
     max_chars: Annotated[int, typer.Option(help="Clip displayed triple parts to this many characters.")] = 80,
+    labels: Annotated[
+        str, typer.Option(help="What the LLM's enum lists: id (T1..Tn, default), triple ([s, r, o]) or relation.")
+    ] = "id",
 ) -> None:
     """Reproduce spec 001's 表 5 / 表 7 on Mecha-QA with the models that run here; LLM replies are cached."""
     from kgreason.retrieve.mecha_bench import DEFAULT_SETUPS, run_bench_cli
@@ -172,9 +175,20 @@ def bench_cmd(
         model_path=model,
         out=out,
         max_chars=max_chars,
+        labels=_label_style(labels),
         echo=typer.echo,
         progress=_echo,
     )
+
+
+def _label_style(value: str) -> Literal["triple", "id", "relation"]:
+    if value == "triple":
+        return "triple"
+    if value == "id":
+        return "id"
+    if value == "relation":
+        return "relation"
+    raise KgreasonError(f"--labels must be triple, id or relation, got {value!r}")
 
 
 def register(app: typer.Typer) -> None:

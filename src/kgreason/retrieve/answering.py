@@ -62,7 +62,7 @@ def choose_with_llm(
     show_scores: bool = True,
     max_select: int = 1,
     max_chars: int | None = 80,
-    label_style: LabelStyle = "relation",
+    label_style: LabelStyle = "id",
     label_chars: int = 40,
 ) -> Choice:
     """Ask `llm` to pick the triples that answer `question`, under a schema whose enum is the candidates.

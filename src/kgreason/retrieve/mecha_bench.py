@@ -34,6 +34,7 @@ from kgreason.errors import KgreasonError
 from kgreason.llm.types import LLM
 from kgreason.retrieve.answering import Choice, answer_text, choose_top, choose_with_llm, expand_comparison
 from kgreason.retrieve.base import TripleScorer
+from kgreason.retrieve.prompting import LabelStyle
 from kgreason.retrieve.relevance import relevance_probabilities
 
 Ranker = Literal["cosine", "bm25", "trained", "none"]
@@ -140,7 +141,14 @@ def _display_scores(ranker: Ranker, scores: list[float] | None) -> list[float] |
 
 
 def run_item(
-    setup: Setup, item: MechaItem, index: SubgraphIndex, scorers: Scorers, llm: LLM | None, *, max_chars: int | None
+    setup: Setup,
+    item: MechaItem,
+    index: SubgraphIndex,
+    scorers: Scorers,
+    llm: LLM | None,
+    *,
+    max_chars: int | None,
+    labels: LabelStyle = "id",
 ) -> ItemResult:
     start = time.monotonic()
     candidates: list[PathTriple] = index.subgraph(item.entities)
@@ -167,6 +175,7 @@ def run_item(
             sort=setup.sort,
             show_scores=setup.show_scores,
             max_chars=max_chars,
+            label_style=labels,
         )
     else:
         choice = choose_top(scores or [])
@@ -233,6 +242,7 @@ def run_bench(
     *,
     judge: Judge | None = None,
     max_chars: int | None = 80,
+    labels: LabelStyle = "id",
     progress: Callable[[str], None] | None = None,
 ) -> tuple[list[Summary], list[ItemResult]]:
     """Run every setup on every item (setups needing an LLM are skipped with a note when `llm` is None)."""
@@ -245,7 +255,7 @@ def run_bench(
             continue
         results: list[ItemResult] = []
         for k, item in enumerate(items, start=1):
-            result = run_item(setup, item, index, scorers, llm, max_chars=max_chars)
+            result = run_item(setup, item, index, scorers, llm, max_chars=max_chars, labels=labels)
             if judge is not None:
                 result.llm_score = judge(item.question, result.answer or "（未作答）", item.answer)
             results.append(result)
@@ -289,6 +299,7 @@ def run_bench_cli(
     model_path: Path | None,
     out: Path,
     max_chars: int | None,
+    labels: LabelStyle = "id",
     echo: Callable[[str], None],
     progress: Callable[[str], None],
 ) -> list[Summary]:
@@ -323,7 +334,7 @@ def run_bench_cli(
         progress(judge_note)
     try:
         summaries, results = run_bench(
-            items, index, setups, scorers, llm, judge=judge_fn, max_chars=max_chars, progress=progress
+            items, index, setups, scorers, llm, judge=judge_fn, max_chars=max_chars, labels=labels, progress=progress
         )
     finally:
         embedder.flush()
@@ -339,6 +350,7 @@ def run_bench_cli(
         "judge_note": judge_note,
         "relevance_model": scorers.trained.name if scorers.trained is not None else None,
         "max_chars": max_chars,
+        "labels": labels,
     }
     write_json_atomic(out, results_json(meta, summaries, results))
     echo(format_table(summaries))
