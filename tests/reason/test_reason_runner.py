@@ -196,6 +196,9 @@ def test_cli_run(tmp_path: Path) -> None:
     }
     assert all(set(x) == fields for x in items)
     assert (tmp_path / "out" / "result.trace.jsonl").exists()
+    run_info = json.loads((tmp_path / "out" / "result.run.json").read_text(encoding="utf-8"))
+    assert run_info["llm"] == "none" and run_info["summary"]["answered"] == 4
+    assert run_info["config"]["max_hops"] >= 1 and run_info["llm_accounting"] is None
     p2 = subprocess.run([*cmd[:-2]], capture_output=True, text=True, timeout=110)  # no limit: resumes
     assert p2.returncode == 0, p2.stderr
     assert "4 resumed" in p2.stderr and "2 answered" in p2.stderr

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.loader import load_dataset
 from kgreason.data.records import Question
 from kgreason.errors import KgreasonError
@@ -158,6 +159,20 @@ def run(
             err.print(acc.line(), markup=False)
         for f in summary.failures[:10]:
             err.print(f"failed: {f}", markup=False)
-        err.print(f"wrote {output} and {trace_path}", markup=False)
+        # The run's own record (settings, counts, LLM accounting per model), beside the trace's per-question lines.
+        run_info = output.with_name(f"{output.stem}.run.json")
+        write_json_atomic(
+            run_info,
+            {
+                "data_dir": str(data_dir),
+                "llm": llm,
+                "relevance": relevance,
+                "config": asdict(config),
+                "summary": {k: v for k, v in asdict(summary).items() if k != "failures"},
+                "failures": summary.failures,
+                "llm_accounting": acc.summary() if acc is not None else None,
+            },
+        )
+        err.print(f"wrote {output}, {trace_path} and {run_info}", markup=False)
     finally:
         close_llm(model)
