@@ -162,8 +162,8 @@ def build_choice_request(
     - `triple`: `[s, r, o]` with parts clipped to `label_chars`; the model copies the triple it means.
     - `relation`: the relation, or `<head>的<relation>` when candidates share it; short but too little to go on.
     Measured with `ours-top5` on the first 60 Mecha-QA test questions (docs/mecha_qa.md): Qwen2.5-1.5B was right
-    90.0% with ids (4.1 s/question), 85.0% with triples (6.3 s: one forward pass per generated token) and about
-    65% with relations; Qwen2.5-0.5B answered `T1` (the least relevant line) for every id prompt it saw.
+    90.0% with ids (4.1 s/question), 85.0% with triples (6.3 s: one forward pass per generated token) and 65.0% with
+    relations; Qwen2.5-0.5B answered `T1` (the least relevant line) for every id prompt it saw.
 
     The instruction comes first and the question last, so consecutive calls share a prompt prefix (the embedded
     runtime reuses it) and the most relevant triple sits next to the question."""
