@@ -120,3 +120,11 @@ def test_finish_reply_types_failures() -> None:
     mismatch = finish_reply('{"answer": "歼-15"}', schema, "m", Usage())
     assert not mismatch.ok and mismatch.kind == "schema_mismatch"
     assert "not one of" in mismatch.message
+
+
+def test_finish_reply_names_the_token_limit_when_cut() -> None:
+    schema = {"type": "object", "properties": {"answer": {"enum": ["歼-20"]}}, "required": ["answer"]}
+    cut = finish_reply('{"answer": "歼', schema, "m", Usage(), cut_at=16)
+    assert not cut.ok and cut.kind == "invalid_json" and "(cut at max_tokens=16)" in cut.message
+    whole = finish_reply('{"answer": "歼-20"}', schema, "m", Usage(), cut_at=16)
+    assert whole.ok  # a reply that fits is fine even at the limit

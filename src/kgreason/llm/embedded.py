@@ -124,15 +124,8 @@ class EmbeddedLLM:
         )
         choice = out["choices"][0]
         text = choice["message"].get("content") or ""
-        result = finish_reply(text, schema, self.name, usage)
-        if not result.ok and choice.get("finish_reason") == "length":
-            return LLMFailure(
-                kind=result.kind,
-                message=f"{result.message} (cut at max_tokens={max_tokens})",
-                model=self.name,
-                usage=usage,
-            )
-        return result
+        cut_at = max_tokens if choice.get("finish_reason") == "length" else None
+        return finish_reply(text, schema, self.name, usage, cut_at=cut_at)
 
     def close(self) -> None:
         close = getattr(self._llama, "close", None)

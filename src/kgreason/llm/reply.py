@@ -41,8 +41,20 @@ def parse_json_text(text: str) -> tuple[bool, Any]:
     return False, None
 
 
-def finish_reply(text: str, schema: dict[str, Any], model: str, usage: Usage) -> LLMResult:
-    """Parse and validate `text` against `schema`."""
+def finish_reply(
+    text: str, schema: dict[str, Any], model: str, usage: Usage, *, cut_at: int | None = None
+) -> LLMResult:
+    """Parse and validate `text` against `schema`. `cut_at`: the reply stopped at this max_tokens limit, which
+    most likely explains a failure, so the failure message says so."""
+    result = _finish(text, schema, model, usage)
+    if cut_at is not None and isinstance(result, LLMFailure):
+        return LLMFailure(
+            kind=result.kind, message=f"{result.message} (cut at max_tokens={cut_at})", model=model, usage=usage
+        )
+    return result
+
+
+def _finish(text: str, schema: dict[str, Any], model: str, usage: Usage) -> LLMResult:
     ok, value = parse_json_text(text)
     if not ok:
         snippet = text.strip()[:120]

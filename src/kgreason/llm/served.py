@@ -109,15 +109,7 @@ class ServedLLM:
                 kind="server_error", message=f"{self._url}: {exc}", model=self.name, usage=Usage(seconds=seconds)
             )
         usage = Usage(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens, seconds=seconds)
-        result = finish_reply(reply.text, schema, self.name, usage)
-        if not result.ok and reply.truncated:
-            return LLMFailure(
-                kind=result.kind,
-                message=f"{result.message} (cut at max_tokens={max_tokens})",
-                model=self.name,
-                usage=usage,
-            )
-        return result
+        return finish_reply(reply.text, schema, self.name, usage, cut_at=max_tokens if reply.truncated else None)
 
     def _post_with_retries(self, body: dict[str, Any]) -> _HttpBody | _HttpFailure:
         """The decoded JSON body, or the failure of the last attempt."""
