@@ -1,6 +1,6 @@
 """Mecha-QA benchmark (spec 001, 表 5 / 表 7) with the open models that run here.
 
-    .venv/bin/python benchmarks/bench_mecha.py --data /work/shared/data/mecha_qa --llm embedded --limit 50 \\
+    .venv/bin/python benchmarks/bench_mecha.py --data ../shared/data/mecha_qa --llm embedded --limit 50 \\
         --setups emb-cosine,rem,llm-kg,ours -o mecha_bench.json
 
 Same options as `kgreason mecha bench` (this script only forwards them); exits 0 with a message when the data folder

@@ -43,7 +43,9 @@ def test_run_with_embedded_model_then_score(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     assert "Traceback" not in res.stderr
 
-    trace = {d["query_id"]: d for d in map(json.loads, out.with_name("result.trace.jsonl").read_text().splitlines())}
+    lines = list(map(json.loads, out.with_name("result.trace.jsonl").read_text().splitlines()))
+    assert lines[0]["kind"] == "run-settings" and lines[0]["settings"]["llm"] == "embedded"
+    trace = {d["query_id"]: d for d in lines[1:]}
     assert set(trace) == {*AMBIGUOUS, CLEAR}
     for qid in AMBIGUOUS:
         llm = trace[qid]["llm"]

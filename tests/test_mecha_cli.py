@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,9 @@ from pathlib import Path
 import pytest
 
 FIX = Path(__file__).parent / "fixtures" / "mecha"
-SHARED = Path("/work/shared/data/mecha_qa")
+# The shared data lives beside the repository (../shared); KGREASON_SHARED_DATA points elsewhere.
+SHARED_DATA = Path(os.environ.get("KGREASON_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+SHARED = SHARED_DATA / "mecha_qa"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

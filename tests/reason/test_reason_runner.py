@@ -15,7 +15,7 @@ from reason_smallkg import DOCUMENT, kg, make_dataset
 from kgreason.data.records import Question
 from kgreason.errors import KgreasonError
 from kgreason.reason.reasoner import QuestionResult, Reasoner
-from kgreason.reason.runner import default_trace_path, read_journal, run_dataset
+from kgreason.reason.runner import default_trace_path, journal_settings, read_journal, run_dataset
 
 QUESTIONS = [
     ("歼-20的首飞时间是什么？", "L1"),
@@ -100,6 +100,45 @@ def test_no_resume_starts_over(tmp_path: Path) -> None:
     run_dataset(ds, again, out, resume=False)
     assert len(again.asked) == 6
     assert len(trace_ids(default_trace_path(out))) == 6
+
+
+SETTINGS: dict[str, Any] = {"llm": "none", "relevance": "none", "config": {"beam": 48, "pair": (1, 2)}}
+
+
+def test_settings_head_the_journal_and_other_settings_are_not_resumed(tmp_path: Path) -> None:
+    ds = make_dataset(QUESTIONS)
+    out = tmp_path / "result.json"
+    run_dataset(ds, CountingReasoner(ds), out, limit=2, settings=SETTINGS)
+    trace = default_trace_path(out)
+    head = json.loads(trace.read_text(encoding="utf-8").splitlines()[0])
+    assert head == {"kind": "run-settings", "settings": {**SETTINGS, "config": {"beam": 48, "pair": [1, 2]}}}
+    assert list(read_journal(trace)) == ["doc_01_001", "doc_01_002"]  # the head is not an answer
+
+    same = CountingReasoner(ds)  # equal settings (the tuple came back from JSON as a list): resumes
+    run_dataset(ds, same, out, limit=3, settings=dict(SETTINGS))
+    assert same.asked == ["doc_01_003"]
+
+    other = {**SETTINGS, "llm": "embedded"}
+    refused = CountingReasoner(ds)
+    with pytest.raises(KgreasonError, match=r'other settings \(llm: "none" -> "embedded"\).*--no-resume'):
+        run_dataset(ds, refused, out, settings=other)
+    assert refused.asked == []
+    assert len(read_journal(trace)) == 3  # the refused run changed nothing
+
+    fresh = CountingReasoner(ds)  # starting over records the new settings
+    run_dataset(ds, fresh, out, settings=other, resume=False)
+    assert len(fresh.asked) == 6 and journal_settings(trace) == json.loads(json.dumps(other))
+
+
+def test_a_journal_without_settings_is_resumed(tmp_path: Path) -> None:
+    """Journals written before settings were recorded (or by callers that pass none) resume as before."""
+    ds = make_dataset(QUESTIONS)
+    out = tmp_path / "result.json"
+    run_dataset(ds, CountingReasoner(ds), out, limit=2)
+    assert journal_settings(default_trace_path(out)) is None
+    again = CountingReasoner(ds)
+    run_dataset(ds, again, out, settings=SETTINGS)
+    assert len(again.asked) == 4
 
 
 def test_a_cut_short_trace_line_is_ignored_and_redone(tmp_path: Path) -> None:
@@ -199,10 +238,19 @@ def test_cli_run(tmp_path: Path) -> None:
     run_info = json.loads((tmp_path / "out" / "result.run.json").read_text(encoding="utf-8"))
     assert run_info["llm"] == "none" and run_info["summary"]["answered"] == 4
     assert run_info["config"]["max_hops"] >= 1 and run_info["llm_accounting"] is None
+    assert run_info["settings"] == {"llm": "none", "relevance": "none", "config": run_info["config"]}
     p2 = subprocess.run([*cmd[:-2]], capture_output=True, text=True, timeout=110)  # no limit: resumes
     assert p2.returncode == 0, p2.stderr
     assert "4 resumed" in p2.stderr and "2 answered" in p2.stderr
     assert len(json.loads(out.read_text(encoding="utf-8"))) == 6
+    # other settings: refused with a message naming what changed, the earlier result left as it was
+    before = out.read_bytes()
+    p3 = subprocess.run([*cmd[:-2], "--max-hops", "2"], capture_output=True, text=True, timeout=110)
+    assert p3.returncode == 2 and "Traceback" not in p3.stderr
+    assert "result.trace.jsonl was written by a run with other settings (config:" in p3.stderr
+    assert "--no-resume" in p3.stderr and out.read_bytes() == before
+    p4 = subprocess.run([*cmd[:-2], "--max-hops", "2", "--no-resume"], capture_output=True, text=True, timeout=110)
+    assert p4.returncode == 0 and "6 answered" in p4.stderr, p4.stderr
 
 
 def test_cli_reports_bad_data(tmp_path: Path) -> None:

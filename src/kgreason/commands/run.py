@@ -20,7 +20,7 @@ from kgreason.llm.config import LLMConfig
 from kgreason.llm.factory import close_llm, create_llm, llm_accounting
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
-from kgreason.reason.runner import default_trace_path, run_dataset
+from kgreason.reason.runner import check_resumable, default_trace_path, run_dataset
 from kgreason.retrieve.base import Embedder, TripleScorer
 
 HELP = "\n\n".join(
@@ -29,7 +29,8 @@ HELP = "\n\n".join(
         "answers, answer_type, the main and alternative reasoning paths as KG triples, constraints and difficulty.",
         "A trace (JSON Lines, one line per question: linked entities, constraints, scored candidates, the LLM's "
         "choice, each evidence triple's source sentence, tokens and seconds) is written beside the output. "
-        "Rerunning resumes from it and skips finished questions; --no-resume starts over.",
+        "Rerunning resumes from it and skips finished questions; --no-resume starts over. A trace written with "
+        "other settings (--llm, --relevance, --beam, --max-hops) is not resumed.",
         "Examples:",
         "    kgreason run examples/sample -o runs/result.json --llm none",
         "    kgreason run DATA -o result.json --llm embedded",
@@ -105,11 +106,16 @@ def run(
         config = replace(config, beam=beam)
     if max_hops is not None:
         config = replace(config, max_hops=max_hops)
+    relevance_kind = resolve_relevance(relevance, llm)
+    trace_path = trace or default_trace_path(output)
+    # What makes two runs' answers comparable; a journal written with other settings is not resumed.
+    settings: dict[str, Any] = {"llm": llm.strip(), "relevance": relevance_kind, "config": asdict(config)}
+    if not no_resume:
+        check_resumable(trace_path, settings)  # before loading any model: a refusal should be quick
     model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(msg, markup=False))
     try:
-        scorer, embedder = load_relevance(resolve_relevance(relevance, llm))
+        scorer, embedder = load_relevance(relevance_kind)
         reasoner = Reasoner(dataset, config, llm=model, scorer=scorer, embedder=embedder)
-        trace_path = trace or default_trace_path(output)
         show = sys.stderr.isatty()
         with Progress(
             TextColumn("[bold]answering"),
@@ -152,6 +158,7 @@ def run(
                 resume=not no_resume,
                 on_question=tick,
                 on_start=start,
+                settings=settings,
             )
         err.print(summary.line(), markup=False)
         acc = llm_accounting(model)
@@ -167,6 +174,7 @@ def run(
                 "data_dir": str(data_dir),
                 "llm": llm,
                 "relevance": relevance,
+                "settings": settings,
                 "config": asdict(config),
                 "summary": {k: v for k, v in asdict(summary).items() if k != "failures"},
                 "failures": summary.failures,

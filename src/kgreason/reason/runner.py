@@ -5,6 +5,9 @@
   dataset's question order; an interrupted run loses at most the question in flight.
 - Rerunning reads the journal and skips questions already answered (`resume=False` starts over); questions that
   failed with an error are tried again.
+- When the caller passes the run's `settings` (the model spec, the relevance model, the reasoner config), the
+  journal's first line records them (`{"kind": "run-settings", "settings": {...}}`), and a rerun with other
+  settings is refused instead of mixing answers of two configurations in one result.json.
 - A question that raises gets a valid empty answer and an `error` entry in the trace; the run goes on.
 """
 
@@ -25,6 +28,7 @@ from kgreason.data.records import AnswerRecord, Dataset, Question
 from kgreason.errors import KgreasonError
 from kgreason.reason.reasoner import Reasoner, empty_record
 
+SETTINGS_KIND = "run-settings"
 ProgressFn = Callable[[Question, dict[str, Any]], None]
 StartFn = Callable[[int, int], None]  # (questions selected, already answered by an earlier run)
 
@@ -87,15 +91,53 @@ def read_journal(path: Path) -> dict[str, tuple[AnswerRecord, dict[str, Any]]]:
     return done
 
 
+def journal_settings(path: Path) -> dict[str, Any] | None:
+    """The settings recorded on the journal's first line, or None (no journal, or one written without them)."""
+    if not path.exists():
+        return None
+    with path.open(encoding="utf-8") as fh:
+        first = fh.readline().strip()
+    try:
+        entry = json.loads(first) if first else None
+    except json.JSONDecodeError:
+        return None
+    if isinstance(entry, dict) and entry.get("kind") == SETTINGS_KIND and isinstance(entry.get("settings"), dict):
+        return dict(entry["settings"])
+    return None
+
+
+def check_resumable(path: Path, settings: dict[str, Any]) -> None:
+    """Refuse to resume a journal written with other settings: its answers would be mixed with this run's."""
+    earlier = journal_settings(path)
+    settings = json.loads(json.dumps(settings))  # as the journal holds them (tuples become lists)
+    if earlier is None or earlier == settings:
+        return
+    changed = sorted(k for k in {*earlier, *settings} if earlier.get(k) != settings.get(k))
+    details = "; ".join(f"{k}: {_brief(earlier.get(k))} -> {_brief(settings.get(k))}" for k in changed)
+    raise KgreasonError(
+        f"{path} was written by a run with other settings ({details}); "
+        "use --no-resume to start over, or -o to write the new run elsewhere"
+    )
+
+
+def _brief(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 @contextmanager
-def _journal(path: Path, resume: bool) -> Iterator[IO[str]]:
+def _journal(path: Path, resume: bool, settings: dict[str, Any] | None) -> Iterator[IO[str]]:
     path.parent.mkdir(parents=True, exist_ok=True)
     if not resume and path.exists():
         path.unlink()
-    needs_newline = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
+    fresh = not path.exists() or path.stat().st_size == 0
+    needs_newline = not fresh and not path.read_bytes().endswith(b"\n")
     with path.open("a", encoding="utf-8") as fh:
         if needs_newline:  # the last line of an interrupted run was cut short: do not glue onto it
             fh.write("\n")
+        if fresh and settings is not None:
+            fh.write(json.dumps({"kind": SETTINGS_KIND, "settings": settings}, ensure_ascii=False) + "\n")
+            fh.flush()
         yield fh
 
 
@@ -125,10 +167,16 @@ def run_dataset(
     save_every: int = 20,
     on_question: ProgressFn | None = None,
     on_start: StartFn | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> RunSummary:
-    """Answer the selected questions, appending to the trace and writing `output` atomically."""
+    """Answer the selected questions, appending to the trace and writing `output` atomically.
+
+    `settings` (JSON-serialisable) identify the configuration: recorded in a new journal, and checked against an
+    existing one before resuming (`KgreasonError` when they differ)."""
     trace_path = trace_path or default_trace_path(output)
     selected = select_questions(dataset, only, limit)
+    if resume and settings is not None:
+        check_resumable(trace_path, settings)
     done = read_journal(trace_path) if resume else {}
     known = {q.query_id for q in dataset.questions}
     summary = RunSummary(questions=len(selected))
@@ -144,7 +192,7 @@ def run_dataset(
         on_start(len(selected), summary.resumed)
     reasoner.prepare(sorted({q.doc_id for q in todo}))
     t0 = time.monotonic()
-    with _journal(trace_path, resume) as fh:
+    with _journal(trace_path, resume, settings) as fh:
         for n, q in enumerate(todo, start=1):
             entry = _answer_one(reasoner, q, records, summary)
             fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
