@@ -66,6 +66,21 @@ def test_choice_request_ids_follow_display_order() -> None:
         build_choice_request("q", [], None)
 
 
+def test_descending_ids_keep_the_line_order_and_name_the_last_line_t1() -> None:
+    req = build_choice_request("灰铸铁的熔点是多少？", TRIPLES, [0.2, 0.7, 0.1], ids_descending=True)
+    lines = [x for x in req.messages[-1].content.splitlines() if x.startswith("T")]
+    assert lines == [
+        "T3 [灰铸铁, 代号, HT, 与问题的相关性: 0.10]",
+        "T2 [灰铸铁, 密度, 7, 与问题的相关性: 0.20]",
+        "T1 [灰铸铁, 熔点, 1200℃, 与问题的相关性: 0.70]",
+    ]
+    assert req.ids == {"T3": 2, "T2": 0, "T1": 1}
+    assert req.chosen({"triple": "T1"}) == [1]
+    llm = FakeLLM([{"triple": "T1"}])
+    choice = choose_with_llm(llm, "灰铸铁的熔点是多少？", TRIPLES, [0.2, 0.7, 0.1], ids_descending=True)
+    assert choice.indices == (1,)
+
+
 def test_choice_labels_relations_and_triples() -> None:
     req = build_choice_request("灰铸铁的熔点是多少？", TRIPLES, [0.2, 0.7, 0.1], label_style="relation")
     assert req.schema["properties"]["triple"]["enum"] == ["代号", "密度", "熔点"]
@@ -159,3 +174,21 @@ def test_gate_skips_the_llm_when_the_ranker_is_confident() -> None:
     summaries, _ = run_bench(items, index, [replace(gated, gate=1.01)], scorers, always)
     assert len(always.calls) == 2  # the two questions with several candidates
     assert summaries[0].n == 4
+
+
+def test_ids_down_setup_numbers_the_most_relevant_line_t1() -> None:
+    """A model that always answers `T1` is right with `ours-ids-down` (T1 = the last, most relevant line) and picks
+    the least relevant line with `ours` (T1 = the first line)."""
+    kg = load_mecha_kg(FIX / "kg.txt")
+    items = load_mecha_qa(FIX / "qa.jsonl")
+    index = SubgraphIndex(kg)
+    scorers = Scorers(trained=BM25TripleScorer())
+
+    def first_id(messages: list[ChatMessage], schema: dict[str, Any]) -> Any:
+        return {"triple": "T1"}
+
+    summaries, results = run_bench(items, index, [SETUPS["ours-ids-down"], SETUPS["ours"]], scorers, FakeLLM(first_id))
+    down, up = summaries
+    assert down.accuracy == 1.0 and up.accuracy < 1.0
+    _, ranker = run_bench(items, index, [SETUPS["rem"]], scorers, None)
+    assert [r.chosen for r in results if r.setup == "ours-ids-down"] == [r.chosen for r in ranker]

@@ -151,7 +151,7 @@ def bench_cmd(
         str | None,
         typer.Option(
             help="Comma-separated setups (default: all): emb-cosine, bm25, rem, llm-kg, ours, ours-wo-scores, "
-            "ours-wo-sort, ours-top5, ours-gated (see docs/mecha_qa.md)."
+            "ours-wo-sort, ours-ids-down, ours-top5, ours-gated (see docs/mecha_qa.md)."
         ),
     ] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N questions (a fixed subset).")] = None,

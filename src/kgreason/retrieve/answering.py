@@ -64,6 +64,7 @@ def choose_with_llm(
     max_chars: int | None = 80,
     label_style: LabelStyle = "id",
     label_chars: int = 40,
+    ids_descending: bool = False,
 ) -> Choice:
     """Ask `llm` to pick the triples that answer `question`, under a schema whose enum is the candidates.
 
@@ -84,6 +85,7 @@ def choose_with_llm(
         max_chars=max_chars,
         label_style=label_style,
         label_chars=label_chars,
+        ids_descending=ids_descending,
     )
     # room for the JSON around the labels; a Chinese character is about one token
     per_label = {"id": 8, "relation": 2 * label_chars + 8, "triple": 3 * label_chars + 8}[label_style]

@@ -13,6 +13,7 @@ after `expand_comparison`); setups differ only in how the triple is chosen:
 | `ours` | LLM | scores (softmax of ReM logits), ascending, most relevant last |
 | `ours-wo-scores` | LLM | ascending by ReM, no scores shown (表 7 "w/o scores") |
 | `ours-wo-sort` | LLM | scores shown, KG order (表 7 "w/o sort") |
+| `ours-ids-down` | LLM | as `ours`, but the ids count down (`Tn..T1`): the last, most relevant line is `T1` |
 | `ours-top5` | LLM | as `ours`, only the 5 best-scored candidates |
 | `ours-gated` | ReM when its top probability >= 0.9, else LLM | as `ours-top5` |
 
@@ -53,6 +54,8 @@ class Setup:
     top_k: int | None = None
     # Ask the LLM only when the ranker's top probability is below this (else take the ranker's choice).
     gate: float | None = None
+    # Number the listed triples Tn..T1 (the last, most relevant line is T1) instead of T1..Tn.
+    ids_descending: bool = False
     description: str = ""
 
 
@@ -66,6 +69,13 @@ SETUPS: dict[str, Setup] = {
         Setup("ours", "trained", True, description="LLM, scores + ascending sort"),
         Setup("ours-wo-scores", "trained", True, show_scores=False, description="LLM, ascending sort, no scores"),
         Setup("ours-wo-sort", "trained", True, sort=False, description="LLM, scores, KG order"),
+        Setup(
+            "ours-ids-down",
+            "trained",
+            True,
+            ids_descending=True,
+            description="as ours, ids counted down so the most relevant (last) line is T1",
+        ),
         Setup("ours-top5", "trained", True, top_k=5, description="LLM, scores + sort, top 5 candidates"),
         Setup(
             "ours-gated",
@@ -176,6 +186,7 @@ def run_item(
             show_scores=setup.show_scores,
             max_chars=max_chars,
             label_style=labels,
+            ids_descending=setup.ids_descending,
         )
     else:
         choice = choose_top(scores or [])

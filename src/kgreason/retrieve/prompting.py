@@ -122,9 +122,17 @@ def triple_label(triple: PathTriple, max_chars: int | None) -> str:
     return format_triple(triple, None, max_chars=max_chars)
 
 
-def _labels(triples: Sequence[PathTriple], order: Sequence[int], style: LabelStyle, max_chars: int | None) -> list[str]:
+def _labels(
+    triples: Sequence[PathTriple],
+    order: Sequence[int],
+    style: LabelStyle,
+    max_chars: int | None,
+    *,
+    ids_descending: bool = False,
+) -> list[str]:
     if style == "id":
-        return [f"T{k}" for k in range(1, len(order) + 1)]
+        n = len(order)
+        return [f"T{n - k}" if ids_descending else f"T{k + 1}" for k in range(n)]
     relations = [clip(triples[i][1], max_chars) for i in order]
     labels: list[str] = []
     for k, i in enumerate(order):
@@ -152,13 +160,16 @@ def build_choice_request(
     max_chars: int | None = 80,
     label_style: LabelStyle = "id",
     label_chars: int | None = 40,
+    ids_descending: bool = False,
     system: str = DEFAULT_SYSTEM,
 ) -> ChoiceRequest:
     """The relevance listing and a schema to choose from it; the reply is `{"triple": LABEL}` (or, with
     `max_select` > 1, `{"triples": [LABEL, ...]}`).
 
     Labels (the enum values; the prompt lines keep the paper's form, prefixed by the id for `id`):
-    - `id` (default): `T1..Tn` in display order, so the most relevant triple is `Tn`, right before the question.
+    - `id` (default): `T1..Tn` in display order, so the most relevant triple is `Tn`, right before the question;
+      with `ids_descending`, `Tn..T1`, so the last line (the most relevant one when sorted) is `T1`. The lines
+      keep their order either way: this separates a model's bias for an id from its bias for a position.
     - `triple`: `[s, r, o]` with parts clipped to `label_chars`; the model copies the triple it means.
     - `relation`: the relation, or `<head>的<relation>` when candidates share it; short but too little to go on.
     Measured with `ours-top5` on the first 60 Mecha-QA test questions (docs/mecha_qa.md): Qwen2.5-1.5B was right
@@ -171,7 +182,7 @@ def build_choice_request(
         raise ValueError("a choice request needs at least one candidate triple")
     with_scores = scores is not None and show_scores
     order = display_order(scores, len(triples), sort=sort)
-    labels = _labels(triples, order, label_style, label_chars)
+    labels = _labels(triples, order, label_style, label_chars, ids_descending=ids_descending)
     intro = "下面是从知识图谱中检索到的三元组" + ("，每行以编号开头" if label_style == "id" else "")
     if with_scores:
         intro += f"，并给出它{RELEVANCE_LABEL}（0 到 1，越大越相关）"
