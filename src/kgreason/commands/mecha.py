@@ -19,7 +19,7 @@ from kgreason.errors import KgreasonError
 
 mecha_app = typer.Typer(
     name="mecha",
-    help="Mecha-QA (spec 001): convert to the task layout, train and evaluate the relevance model, benchmark.",
+    help="Mecha-QA (spec 001): convert to the task layout, train and evaluate the relevance model, benchmark, report.",
     no_args_is_help=True,
 )
 
@@ -179,6 +179,32 @@ def bench_cmd(
         echo=typer.echo,
         progress=_echo,
     )
+
+
+@mecha_app.command("report")
+def report_cmd(
+    results: Annotated[list[Path], typer.Argument(metavar="RESULTS.json...", help="Files written by mecha bench.")],
+    baseline: Annotated[
+        str | None, typer.Option(help="Count per setup the questions it fixes and breaks against this setup.")
+    ] = "rem",
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Also write the rows as JSON.")] = None,
+) -> None:
+    """One table from several bench result files (e.g. one per setup), with fixes/breaks against a baseline setup
+    and how well the LLM-Score judge separates right answers from wrong ones."""
+    from dataclasses import asdict
+
+    from kgreason.retrieve.mecha_report import format_report, judge_separation, load_results, setup_rows
+
+    loaded = load_results(results)
+    base = baseline if baseline else None
+    if base is not None and base not in loaded:
+        _echo(f"baseline {base!r} is not in these files: no fixed / broken columns")
+        base = None
+    rows = setup_rows(loaded, base)
+    separation = judge_separation(loaded)
+    typer.echo(format_report(rows, separation, base))
+    if out is not None:
+        write_json_atomic(out, {"baseline": base, "rows": [asdict(r) for r in rows], "judge": asdict(separation)})
 
 
 def _label_style(value: str) -> Literal["triple", "id", "relation"]:
