@@ -216,7 +216,8 @@ def run_item(
     )
 
 
-def summarise(setup: Setup, results: Sequence[ItemResult]) -> Summary:
+def summarise(name: str, results: Sequence[ItemResult], description: str = "") -> Summary:
+    """The means of one setup's results (`name`: the setup)."""
     n = len(results)
 
     def mean(values: Sequence[float]) -> float:
@@ -225,8 +226,8 @@ def summarise(setup: Setup, results: Sequence[ItemResult]) -> Summary:
     fresh = [r.seconds for r in results if not r.llm_cached]
     scored = [r.llm_score for r in results if r.llm_score is not None]
     return Summary(
-        setup=setup.name,
-        description=setup.description,
+        setup=name,
+        description=description,
         n=n,
         accuracy=mean([1.0 if r.correct else 0.0 for r in results]),
         gold_recall=mean([r.gold_recall for r in results]),
@@ -273,7 +274,7 @@ def run_bench(
             if progress and (k % 10 == 0 or k == len(items)):
                 acc = sum(r.correct for r in results) / len(results)
                 progress(f"{setup.name}: {k}/{len(items)} accuracy so far {acc:.3f}")
-        summaries.append(summarise(setup, results))
+        summaries.append(summarise(setup.name, results, setup.description))
         all_results.extend(results)
     return summaries, all_results
 

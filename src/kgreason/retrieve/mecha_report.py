@@ -9,40 +9,41 @@ naming the file, the record and the field.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from copy import copy
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kgreason.data.jsonio import read_records
 from kgreason.errors import DataError, KgreasonError, Problem
+from kgreason.llm.schema import validate
+from kgreason.retrieve.mecha_bench import ItemResult, summarise
 
-_ITEM_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "setup": str,
-    "index": int,
-    "correct": bool,
-    "chosen": list,
-    "gold_recall": (int, float),
-    "precision": (int, float),
-    "seconds": (int, float),
-    "prompt_tokens": int,
-    "completion_tokens": int,
-    "llm_cached": bool,
+_STRING = {"type": "string"}
+_NUMBER = {"type": "number"}
+_INTEGER = {"type": "integer"}
+# The fields of a bench result item that the report reads: each must be present and valid.
+_REQUIRED: dict[str, dict[str, Any]] = {
+    "setup": _STRING,
+    "index": _INTEGER,
+    "correct": {"type": "boolean"},
+    "chosen": {"type": "array", "items": {"type": "array", "items": _STRING}},
+    "gold_recall": _NUMBER,
+    "precision": _NUMBER,
+    "seconds": _NUMBER,
+    "prompt_tokens": _INTEGER,
+    "completion_tokens": _INTEGER,
+    "llm_cached": {"type": "boolean"},
 }
-
-
-@dataclass(frozen=True, slots=True)
-class ReportItem:
-    setup: str
-    index: int
-    correct: bool
-    chosen: tuple[tuple[str, ...], ...]
-    gold_recall: float
-    precision: float
-    seconds: float
-    tokens: int
-    llm_called: bool
-    llm_cached: bool
-    llm_score: int | None
+# The other fields of `ItemResult`: checked when present, else their default.
+_OPTIONAL: dict[str, tuple[dict[str, Any], Any]] = {
+    "question": (_STRING, ""),
+    "answer": (_STRING, ""),
+    "answer_entities": ({"type": "array", "items": _STRING}, []),
+    "n_candidates": (_INTEGER, 0),
+    "failure": ({"type": ["string", "null"]}, None),
+    "llm_score": ({"type": ["integer", "null"], "minimum": 1, "maximum": 5}, None),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +71,10 @@ class JudgeSeparation:
     wrong_n: int
 
 
-def load_results(paths: Sequence[Path]) -> dict[str, tuple[str, list[ReportItem]]]:
+def load_results(paths: Sequence[Path]) -> dict[str, tuple[str, list[ItemResult]]]:
     """setup -> (file, its items), in file order; every problem of every file is raised together."""
     problems: list[Problem] = []
-    out: dict[str, tuple[str, list[ReportItem]]] = {}
+    out: dict[str, tuple[str, list[ItemResult]]] = {}
     for path in paths:
         records = read_records(path)
         data = records[0].value if len(records) == 1 else None
@@ -95,53 +96,32 @@ def load_results(paths: Sequence[Path]) -> dict[str, tuple[str, list[ReportItem]
     return out
 
 
-def _item(raw: Any, file: str, k: int, problems: list[Problem]) -> ReportItem | None:
+def _item(raw: Any, file: str, k: int, problems: list[Problem]) -> ItemResult | None:
     if not isinstance(raw, dict):
         problems.append(Problem(file, "not an object", f"item {k}"))
         return None
-    bad = False
-    for name, kind in _ITEM_FIELDS.items():
-        value = raw.get(name)
-        # bool is an int in Python: only the fields typed bool may hold one
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            problems.append(Problem(file, f"missing or not {_kind_name(kind)}: {value!r}", f"item {k}", name))
-            bad = True
-    score = raw.get("llm_score")
-    if score is not None and (not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= 5):
-        problems.append(Problem(file, f"not null or an integer 1..5: {score!r}", f"item {k}", "llm_score"))
-        bad = True
-    if bad:
-        return None
-    tokens = int(raw["prompt_tokens"]) + int(raw["completion_tokens"])
-    return ReportItem(
-        setup=raw["setup"],
-        index=raw["index"],
-        correct=raw["correct"],
-        chosen=tuple(tuple(str(x) for x in t) for t in raw["chosen"] if isinstance(t, list)),
-        gold_recall=float(raw["gold_recall"]),
-        precision=float(raw["precision"]),
-        seconds=float(raw["seconds"]),
-        tokens=tokens,
-        llm_called=tokens > 0,
-        llm_cached=raw["llm_cached"],
-        llm_score=score,
-    )
-
-
-_KIND_NAMES = {"str": "a string", "int": "an integer", "float": "a number", "bool": "true/false", "list": "a list"}
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(_KIND_NAMES[k.__name__] for k in kinds)
+    found = len(problems)
+    values: dict[str, Any] = {name: copy(default) for name, (_, default) in _OPTIONAL.items()}
+    schemas = {**_REQUIRED, **{name: schema for name, (schema, _) in _OPTIONAL.items()}}
+    for name, schema in schemas.items():
+        if name not in raw:
+            if name in _REQUIRED:
+                problems.append(Problem(file, "missing", f"item {k}", name))
+            continue
+        errors = validate(raw[name], schema)
+        if errors:
+            problems.append(Problem(file, errors[0].removeprefix("/: "), f"item {k}", name))
+        values[name] = raw[name]
+    return ItemResult(**values) if len(problems) == found else None
 
 
 def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def setup_rows(results: dict[str, tuple[str, list[ReportItem]]], baseline: str | None = None) -> list[SetupRow]:
-    """One row per setup; with `baseline` (a setup name present in `results`), the per-question differences."""
+def setup_rows(results: dict[str, tuple[str, list[ItemResult]]], baseline: str | None = None) -> list[SetupRow]:
+    """One row per setup (the means of `mecha_bench.summarise`); with `baseline` (a setup name present in
+    `results`), the per-question differences."""
     if baseline is not None and baseline not in results:
         known = ", ".join(results) or "none"
         raise KgreasonError(f"no results for the baseline setup {baseline!r} (setups in the files: {known})")
@@ -154,22 +134,21 @@ def setup_rows(results: dict[str, tuple[str, list[ReportItem]]], baseline: str |
             paired = [(it, base[it.index]) for it in items if it.index in base]
             fixed = sum(1 for it, b in paired if it.correct and not b.correct)
             broken = sum(1 for it, b in paired if b.correct and not it.correct)
-            asked = [(it, b) for it, b in paired if it.llm_called]
+            asked = [(it, b) for it, b in paired if _llm_called(it)]
             same_choice = _mean([1.0 if it.chosen == b.chosen else 0.0 for it, b in asked])
-        scores = [float(it.llm_score) for it in items if it.llm_score is not None]
-        fresh = [it.seconds for it in items if not it.llm_cached]
+        summary = summarise(setup, items)
         rows.append(
             SetupRow(
                 setup=setup,
                 source=source,
-                n=len(items),
-                accuracy=_mean([1.0 if it.correct else 0.0 for it in items]) or 0.0,
-                gold_recall=_mean([it.gold_recall for it in items]) or 0.0,
-                precision=_mean([it.precision for it in items]) or 0.0,
-                llm_score=_mean(scores),
-                llm_calls=sum(1 for it in items if it.llm_called),
-                seconds_per_question=_mean(fresh),
-                tokens_per_question=_mean([float(it.tokens) for it in items]) or 0.0,
+                n=summary.n,
+                accuracy=summary.accuracy,
+                gold_recall=summary.gold_recall,
+                precision=summary.precision,
+                llm_score=summary.llm_score,
+                llm_calls=sum(1 for it in items if _llm_called(it)),
+                seconds_per_question=summary.seconds_per_question,
+                tokens_per_question=summary.tokens_per_question,
                 fixed=fixed,
                 broken=broken,
                 same_choice=same_choice,
@@ -178,7 +157,12 @@ def setup_rows(results: dict[str, tuple[str, list[ReportItem]]], baseline: str |
     return rows
 
 
-def judge_separation(results: dict[str, tuple[str, list[ReportItem]]]) -> JudgeSeparation:
+def _llm_called(item: ItemResult) -> bool:
+    # a reply served from the response cache keeps its token counts, so this counts calls, cached or not
+    return item.prompt_tokens + item.completion_tokens > 0
+
+
+def judge_separation(results: dict[str, tuple[str, list[ItemResult]]]) -> JudgeSeparation:
     """Mean LLM-Score of right and of wrong answers over every judged item: a judge worth its name grades the
     right ones clearly higher."""
     right = [float(it.llm_score) for _, items in results.values() for it in items if it.llm_score and it.correct]
