@@ -183,7 +183,8 @@ class KGIndex:
         for key, node in self.nodes.items():
             if key in self._dates:
                 continue
-            q = parse_quantity(node.name)
+            # a node the KG types as a number may use a unit of its own (`112单元`): read it as its own dimension
+            q = parse_quantity(node.name, lenient=node.kind == "quantity")
             if q is not None and (q.dimension or node.kind == "quantity"):
                 out[key] = q
         return out

@@ -773,6 +773,14 @@ def number_holds(relation: str, left: Quantity, right: Quantity) -> bool:
     raise ValueError(f"not a numeric relation: {relation}")
 
 
+def is_measure(q: Quantity | None) -> bool:
+    """A physical measure (length, mass, speed, ...) rather than a count: True for None too (not a count either).
+    Counters (`20人`, `54辆`), bare numbers and units the KG uses on its own (`112单元`) are counts."""
+    if q is None:
+        return True
+    return bool(q.dimension) and not q.dimension.startswith(("count:", "unit:"))
+
+
 def compare_quantities(relation: str, left: Quantity, right: Quantity) -> bool | None:
     """`number_holds` after reading a bare number in the other side's unit; None for different dimensions."""
     left, right = left.in_unit_of(right), right.in_unit_of(left)

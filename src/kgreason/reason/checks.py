@@ -172,10 +172,11 @@ def _long_form(value_triple: PathTriple, date_name: str, date: DateValue, p: Per
 
 def check_numeric(index: KGIndex, chain: Chain, t: NumericThreshold) -> Check:
     best: tuple[tuple[float, int], tuple[Edge, ...], Edge] | None = None
-    for rank, bridge, e in _value_edges(index, chain, lambda k: index.quantity(k) is not None):
-        q = index.quantity(e.dst)
-        if q is None or compare_quantities("数值等于", q, t.quantity) is None:
-            continue
+    def comparable(key: str) -> bool:  # a value of another dimension (`7个月` for `超过8000吨`) is not a candidate
+        q = index.quantity(key)
+        return q is not None and compare_quantities("数值等于", q, t.quantity) is not None
+
+    for rank, bridge, e in _value_edges(index, chain, comparable):
         rel = relation_match(e.relation, normalize_text(t.attribute)).score if t.attribute else 0.0
         key = (rel, -rank)
         if best is None or key > best[0]:

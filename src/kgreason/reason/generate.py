@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, Signature, follow_signature, search_chains
-from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds
+from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds, is_measure
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_entity, check_numeric, check_time
@@ -160,6 +160,10 @@ def _member_candidates(
         rows.append((m, sc, run_checks(index, m, analysis, starts, cfg.entity_checks)))
     passing = [r for r in rows if not any(c.ok is False for c in r[2])]
     form = analysis.form
+    if form == "count" and all(not is_measure(index.quantity(r[0].end)) for r in rows):
+        # `多少名舰员死亡` over `事件 -死亡人数-> 20人`: the KG states the number; counting its value nodes would
+        # answer `1`. The number is then the answer, like any value question.
+        form = "number"
     if form in ("set", "count"):
         pool = passing or rows
         typed = [r for r in pool if r[1].answer_kind >= 0]

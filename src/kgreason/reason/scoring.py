@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import Chain
+from kgreason.kg.values import is_measure
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.lexicon import relation_variants
 from kgreason.text.normalize import normalize_text
@@ -120,6 +121,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
         return 1.0 if is_date else -1.0
     if form == "number":
         return 1.0 if is_qty else -1.0
+    if form == "count" and is_qty and not is_measure(index.quantity(end)):
+        return 1.0  # the KG states the number asked for (`多少名舰员死亡` -> `死亡人数 20人`)
     if form == "place":
         if is_date or is_qty:
             return -1.0
