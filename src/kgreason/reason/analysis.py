@@ -5,6 +5,7 @@ the words left for relation matching. Pure functions of the question, the linked
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Literal
@@ -282,7 +283,22 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             out.append(
                 TimeWindow(q.verbatim(m.start, end), relation, "", None, None, m.key, m.start, end, hint=am.group(1))
             )
+            out.extend(_continued_window(q, mentions, index, m.key, end))
     return out
+
+
+def _continued_window(q: MappedText, mentions: list[Mention], index: KGIndex, key: str, start: int) -> list[TimeWindow]:
+    """`南昌舰在下水之后、正式入列之前`: a second bound joined to a window without a name of its own refers to the
+    same node (its other date, named by the words before 之前/之后)."""
+    nq = q.norm
+    cm = re.match(r"(、|，|,|且|并且|而)?([^，。,；;？?、]{1,12}?)(之后|以后|之前|以前)", nq[start:])
+    if not cm or any(start <= m.start < start + cm.end() for m in mentions):
+        return []
+    if not any(index.date(e.dst) for e in index.value_edges(key)):
+        return []
+    relation = "晚于" if cm.group(3) in ("之后", "以后") else "早于"
+    s, e = start + len(cm.group(1) or ""), start + cm.end()
+    return [TimeWindow(q.verbatim(s, e), relation, "", None, None, key, s, e, hint=cm.group(2))]
 
 
 def _norm_end(q: MappedText, orig_end: int) -> int:
@@ -334,10 +350,24 @@ def _numerics(q: MappedText, index: KGIndex) -> list[NumericThreshold]:
     return out
 
 
-def _order(nq: str, mentions: list[Mention]) -> OrderSpec | None:
+_QUOTED = re.compile(r"“[^”]{1,20}”|「[^」]{1,20}」|\"[^\"]{1,20}\"|‘[^’]{1,20}’")
+
+
+def quoted_spans(q: MappedText) -> list[tuple[int, int]]:
+    """Normalised spans of the words the question puts in quotes: names or labels (`哪一项“首次”训练`), never
+    operators."""
+    out: list[tuple[int, int]] = []
+    for m in _QUOTED.finditer(q.original):
+        idx = [i for i, o in enumerate(q.origin) if m.start() <= o < m.end()]
+        if idx:
+            out.append((idx[0], idx[-1] + 1))
+    return out
+
+
+def _order(nq: str, mentions: list[Mention], quoted: Sequence[tuple[int, int]] = ()) -> OrderSpec | None:
     for word in sorted(ORDER_WORDS, key=len, reverse=True):
         i = nq.find(word)
-        while i >= 0 and any(m.start <= i < m.end for m in mentions):
+        while i >= 0 and (any(m.start <= i < m.end for m in mentions) or any(a <= i < b for a, b in quoted)):
             i = nq.find(word, i + 1)
         if i >= 0:
             aspect, direction = ORDER_WORDS[word]
@@ -411,7 +441,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     type_word, tw_start, tw_end = _type_word(nq, index.vocabulary)
     comp_full = _comparative(nq, kept) if form == "choice" else None
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
-    order = _order(nq, list(mentions)) if form != "choice" else None
+    order = _order(nq, list(mentions), quoted_spans(q)) if form != "choice" else None
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.
     relation_names = index.relation_names
     spans = [(m.start, m.end) for m in kept if not _in_relation_name(m.key, relation_names)] + window_spans

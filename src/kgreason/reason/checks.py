@@ -83,11 +83,15 @@ def _value_edges(
     return out
 
 
-def _time_edges(index: KGIndex, chain: Chain) -> list[tuple[int, tuple[Edge, ...], Edge, DateValue]]:
+def _time_edges(
+    index: KGIndex, chain: Chain, bound_keys: frozenset[str] = frozenset()
+) -> list[tuple[int, tuple[Edge, ...], Edge, DateValue]]:
+    """Dates near the chain, except those of the nodes that bound the window: a bound is not checked against
+    itself (`南昌舰在下水之后…`: 南昌舰's own dates are the bounds, not the answer's)."""
     out: list[tuple[int, tuple[Edge, ...], Edge, DateValue]] = []
     for rank, bridge, e in _value_edges(index, chain, lambda k: index.date(k) is not None):
         d = index.date(e.dst)
-        if d is not None:
+        if d is not None and e.src not in bound_keys:
             out.append((rank, bridge, e, d))
     return out
 
@@ -125,17 +129,20 @@ def _bound(
 def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) -> Check:
     qn = analysis.mapped.norm
     bound, operand, bound_triple = _bound(index, w, qn)
-    edges = _time_edges(index, chain)
+    bound_keys = frozenset(k for key in (w.anchor_key, w.period_key) if key for k in index.alias_group(key))
+    edges = _time_edges(index, chain, bound_keys)
     if bound is None or not edges or not operand:
         return Check("time", "time", w.text, None, note="no date to compare" if bound else "bound unknown")
     residual = analysis.residual
+    answer_is_node = not index.is_literal(chain.end)  # a value answer (`哪一天首飞`) says nothing of the window
 
-    def rank(item: tuple[int, tuple[Edge, ...], Edge, DateValue]) -> tuple[float, bool, int]:
+    def rank(item: tuple[int, tuple[Edge, ...], Edge, DateValue]) -> tuple[bool, float, bool, int]:
+        # the answer's own date first (the window describes what is asked), then the best-named relation
         r, _, e, d = item
         rel = relation_match(e.relation, residual).score
         if normalize_text(e.relation) in GENERIC_TIME_RELATIONS:
             rel += 0.2
-        return (rel, date_holds(w.relation, d, bound), -r)
+        return (r == 0 and answer_is_node, rel, date_holds(w.relation, d, bound), -r)
 
     _, bridge, edge, date = max(edges, key=rank)
     holds = date_holds(w.relation, date, bound)

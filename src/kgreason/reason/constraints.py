@@ -14,7 +14,7 @@ def constraints_dict(analysis: Analysis, cand: Candidate | None, level: str) -> 
     """
     out: dict[str, str] = {}
     if analysis.times:
-        out["time"] = analysis.times[0].text
+        out["time"] = time_value(analysis)
     if analysis.numerics:
         out["numeric"] = analysis.numerics[0].text
     # A superlative word is an order constraint when the answer was picked by it (`最早具备…的型别`); otherwise it
@@ -30,3 +30,17 @@ def constraints_dict(analysis: Analysis, cand: Candidate | None, level: str) -> 
             if chk.kind == "entity" and chk.ok and chk.key and chk.key not in out and chk.value:
                 out[chk.key] = chk.value
     return {k: v for k, v in out.items() if v and v in analysis.question}
+
+
+def time_value(analysis: Analysis) -> str:
+    """The time constraint's wording: the first window, extended over the windows that follow it in the same
+    clause (`开始列装之后、参加阅兵之前` is one constraint with two bounds)."""
+    times = sorted(analysis.times, key=lambda t: t.start)
+    first = times[0]
+    end = first.end
+    for t in times[1:]:
+        gap = analysis.mapped.verbatim(end, t.start) if t.start > end else ""
+        if t.start < end or len(gap) > 4 or any(p in gap for p in "，,。；;？?"):
+            break
+        end = t.end
+    return analysis.mapped.verbatim(first.start, end)

@@ -36,6 +36,10 @@ def key_starts(analysis: Analysis) -> list[str]:
     question marks as a side or place constraint (`隶属于X`) when another entity can start it."""
     bound_keys = {t.period_key for t in analysis.times} | {t.anchor_key for t in analysis.times}
     keys = list(dict.fromkeys(m.key for m in analysis.mentions if m.key not in bound_keys))
+    if not keys:
+        # every name bounds a time window (`南昌舰在下水之后、入列之前参加了什么`): the answer is still reached from
+        # them, and the windows are checked on what is reached
+        keys = list(dict.fromkeys(m.key for m in analysis.mentions))
     unmarked = [k for k in keys if k not in analysis.roles]
     return unmarked + [k for k in keys if k in analysis.roles] if unmarked else keys
 
