@@ -18,7 +18,7 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
-from kgreason.reason.scoring import relation_match
+from kgreason.reason.scoring import node_match, relation_match
 from kgreason.text.normalize import normalize_text
 
 
@@ -93,15 +93,28 @@ def _bool_by_values(
 
 @dataclass(frozen=True, slots=True)
 class _Option:
-    holder: str  # the node that has the attribute (the mention or one of its aliases)
-    lead: tuple[PathTriple, ...]  # alias triple from the mention to the holder, if any
+    holder: str  # the node that has the attribute (the mention, an alias, or a node one hop away)
+    lead: tuple[PathTriple, ...]  # triples from the mention to the holder (alias step or bridge hop), if any
     edge: Edge
     value: DateValue | Quantity
+    bridge: Edge | None = None  # the hop to a holder that is not the mention itself (`苏-57 -原型机-> T-50`)
+
+
+def _attribute_value(index: KGIndex, e: Edge, aspect: str) -> DateValue | Quantity | None:
+    if not e.forward:
+        return None
+    if aspect == "time":
+        return index.date(e.dst)
+    # values with a unit the index does not know still compare with the same unit
+    return index.quantity(e.dst) or parse_quantity(e.triple.obj, lenient=True)
 
 
 def _options(index: KGIndex, key: str, aspect: str) -> list[_Option]:
+    """The mention's dated / numeric attributes: its own (or an alias's), else those of a node one hop away in
+    either direction (`X <-受袭舰船- 遇袭事件 -发生时间-> date`, `罗马尼亚 <-采购方- 合同 -采购数量-> 54辆`)."""
     out: list[_Option] = []
-    for holder in sorted(index.alias_group(key)):
+    group = index.alias_group(key)
+    for holder in sorted(group):
         lead: tuple[PathTriple, ...] = ()
         if holder != key:
             step = next((e for e in index.edges(key) if e.is_alias and e.dst == holder), None)
@@ -109,16 +122,31 @@ def _options(index: KGIndex, key: str, aspect: str) -> list[_Option]:
                 continue
             lead = (step.triple.spo,)
         for e in index.edges(holder):
-            if not e.forward:
-                continue
-            v: DateValue | Quantity | None
-            if aspect == "time":
-                v = index.date(e.dst)
-            else:  # values with a unit the index does not know still compare with the same unit
-                v = index.quantity(e.dst) or parse_quantity(e.triple.obj, lenient=True)
+            v = _attribute_value(index, e, aspect)
             if v is not None:
                 out.append(_Option(holder, lead, e, v))
+    for hop in index.edges(key):
+        if hop.is_alias or hop.dst in group or index.is_literal(hop.dst):
+            continue
+        for e in index.edges(hop.dst):
+            v = _attribute_value(index, e, aspect)
+            if v is not None:
+                out.append(_Option(hop.dst, (hop.triple.spo,), e, v, bridge=hop))
     return out
+
+
+TWO_HOP_PENALTY = 0.6  # an attribute one hop away must be better named than the mention's own
+
+
+def _option_score(index: KGIndex, o: _Option, residual: str) -> float:
+    s = 2.0 * relation_match(o.edge.relation, residual).score
+    if o.bridge is not None:
+        # the hop is named by the question (`原型机`), or the node it reaches is described by it (`飞鱼导弹` next to
+        # the attack event)
+        named = relation_match(o.bridge.relation, residual).score
+        described = any(node_match(index, e.dst, residual) for e in index.edges(o.holder))
+        s += max(named, 0.6 if described else 0.0) - TWO_HOP_PENALTY
+    return s
 
 
 def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
@@ -131,9 +159,11 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
         return []
     opts_a, opts_b = _options(index, keys[0], aspect), _options(index, keys[1], aspect)
     residual = analysis.residual
+    score_a = [_option_score(index, o, residual) for o in opts_a]
+    score_b = [_option_score(index, o, residual) for o in opts_b]
     best: tuple[float, _Option, _Option] | None = None
-    for oa in opts_a:
-        for ob in opts_b:
+    for oa, sa in zip(opts_a, score_a, strict=True):
+        for ob, sb in zip(opts_b, score_b, strict=True):
             if (
                 isinstance(oa.value, Quantity)
                 and isinstance(ob.value, Quantity)
@@ -141,11 +171,11 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
             ):
                 continue
             same = normalize_text(oa.edge.relation) == normalize_text(ob.edge.relation)
-            # the attribute the question names first (比热容 > 切变模量), then the same one on both sides
-            s = 2.0 * (
-                relation_match(oa.edge.relation, residual).score + relation_match(ob.edge.relation, residual).score
-            )
-            s += 1.0 if same else 0.0
+            # the attribute the question names first (比热容 > 切变模量), then the same one on both sides, reached
+            # the same way
+            s = sa + sb + (1.0 if same else 0.0)
+            if oa.bridge is not None and ob.bridge is not None and oa.bridge.relation == ob.bridge.relation:
+                s += 0.5
             if best is None or s > best[0]:
                 best = (s, oa, ob)
     if best is None:
@@ -161,9 +191,14 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
         rel = "数值小于" if direction == "min" else "数值大于"
     derived = (winner.edge.triple.obj, rel, loser.edge.triple.obj)
     main = [*winner.lead, winner.edge.triple.spo, *loser.lead, loser.edge.triple.spo, derived]
-    chains = (Chain(winner.holder, (winner.edge,)), Chain(loser.holder, (loser.edge,)))
+    chains = tuple(
+        Chain(o.bridge.src, (o.bridge, o.edge)) if o.bridge is not None else Chain(o.holder, (o.edge,))
+        for o in (winner, loser)
+    )
     check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), (derived,))
-    key = winner.holder
+    key = keys[0] if winner is oa else keys[1]
+    if winner.bridge is None:
+        key = winner.holder
     return [
         Candidate(
             (index.name(key),),
