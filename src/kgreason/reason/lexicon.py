@@ -296,6 +296,8 @@ NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
     r"几吨",
     r"几公里",
 )
+# Words of a yes/no question asking whether two things share a value (`是否出自同一家船厂`).
+SAME_WORDS: tuple[str, ...] = ("同一", "相同", "一样", "同样", "同一个", "同一家")
 PERSON_WORDS: tuple[str, ...] = ("谁", "哪位", "哪名", "哪个人", "什么人", "哪一位", "何人")
 
 

@@ -18,7 +18,8 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
-from kgreason.reason.scoring import node_match, relation_match
+from kgreason.reason.lexicon import SAME_WORDS
+from kgreason.reason.scoring import longest_common_substring, node_match, relation_match
 from kgreason.text.normalize import normalize_text
 
 
@@ -28,6 +29,10 @@ def bool_candidates(
     starts = key_starts(analysis)
     if analysis.times or analysis.numerics:
         return _bool_by_values(index, analysis, cfg, scored, starts)
+    if len(starts) >= 2 and any(w in analysis.mapped.norm for w in SAME_WORDS):
+        same = _bool_by_sameness(index, analysis, starts[0], starts[1])
+        if same:
+            return same
     if len(starts) >= 2:
         return _bool_by_connection(index, analysis, scored, starts)
     if scored:
@@ -40,6 +45,33 @@ def _bool(
     yes: bool, main: tuple[PathTriple, ...], score: float, chains: tuple[Chain, ...], checks: tuple[Check, ...] = ()
 ) -> Candidate:
     return Candidate(("是" if yes else "否",), (), "布尔", dedupe(main), score, chains, checks, origin="bool")
+
+
+def _bool_by_sameness(index: KGIndex, analysis: Analysis, a: str, b: str) -> list[Candidate]:
+    """`A和B是否出自同一家船厂`: the relation both have that the question names best (by the relation's words, or by
+    the words of the nodes it reaches: `船厂` in `江南造船厂`); yes when both reach the same node."""
+    residual = analysis.residual
+    by_rel_a: dict[str, list[Edge]] = {}
+    for e in index.edges(a):
+        if e.forward and not e.is_alias:
+            by_rel_a.setdefault(normalize_text(e.relation), []).append(e)
+    best: tuple[float, Edge, Edge] | None = None
+    for eb in index.edges(b):
+        if not eb.forward or eb.is_alias:
+            continue
+        for ea in by_rel_a.get(normalize_text(eb.relation), []):
+            named = relation_match(ea.relation, residual).score
+            described = max(longest_common_substring(normalize_text(n), residual)[0] for n in (ea.dst, eb.dst))
+            s = named + (0.3 * described if described >= 2 else 0.0)
+            if s > 0 and (best is None or s > best[0]):
+                best = (s, ea, eb)
+    if best is None:
+        return []
+    _, ea, eb = best
+    yes = ea.dst in index.alias_group(eb.dst)
+    main = (ea.triple.spo, eb.triple.spo)
+    chains = (Chain(a, (ea,)), Chain(b, (eb,)))
+    return [_bool(yes, main, best[0], chains)]
 
 
 def _bool_by_connection(
