@@ -176,7 +176,9 @@ def _option_score(index: KGIndex, o: _Option, residual: str) -> float:
         # the hop is named by the question (`原型机`), or the node it reaches is described by it (`飞鱼导弹` next to
         # the attack event)
         named = relation_match(o.bridge.relation, residual).score
-        described = any(node_match(index, e.dst, residual) for e in index.edges(o.holder))
+        described = longest_common_substring(o.holder, residual)[0] >= 2 or any(
+            node_match(index, e.dst, residual) for e in index.edges(o.holder)
+        )
         s += max(named, 0.6 if described else 0.0) - TWO_HOP_PENALTY
     return s
 

@@ -1,0 +1,101 @@
+"""Question shapes that independent annotators write and the team's sample lacked: counts the KG states as numbers,
+windows with two bounds on one node, comparisons through an event or a contract, yes/no on a shared value, quoted
+labels. An invented KG (no data set's facts), so that nothing here can be passed by fitting one data set."""
+
+from __future__ import annotations
+
+from kgreason.data.records import AnswerRecord, Dataset, Document, KGTriple, Question
+from kgreason.kg.index import KGIndex
+from kgreason.reason.reasoner import Reasoner, verify_path
+
+ROWS: list[tuple[str, str, str, str, str]] = [
+    ("青岚号", "装备", "下水时间", "2010年3月1日", "时间"),
+    ("青岚号", "装备", "入列时间", "2012年8月1日", "时间"),
+    ("青岚号", "装备", "建造单位", "东湾船厂", "组织"),
+    ("白沙号", "装备", "下水时间", "2011年5月2日", "时间"),
+    ("白沙号", "装备", "建造单位", "北湾船厂", "组织"),
+    ("白沙号", "装备", "垂直发射单元数量", "96单元", "数值"),
+    ("海上检阅", "事件", "参阅舰艇", "青岚号", "装备"),
+    ("海上检阅", "事件", "举行时间", "2011年10月1日", "时间"),
+    ("远洋护航", "事件", "参加舰艇", "青岚号", "装备"),
+    ("远洋护航", "事件", "发生时间", "2013年4月", "时间"),
+    ("青岚号遇袭事件", "事件", "受袭舰船", "青岚号", "装备"),
+    ("青岚号遇袭事件", "事件", "发生时间", "2014年6月3日", "时间"),
+    ("青岚号遇袭事件", "事件", "死亡人数", "12人", "数值"),
+    ("白沙号遇袭事件", "事件", "受袭舰船", "白沙号", "装备"),
+    ("白沙号遇袭事件", "事件", "发生时间", "2014年5月20日", "时间"),
+    ("甲国采购合同", "合同", "采购方", "甲国", "国家"),
+    ("甲国采购合同", "合同", "采购数量", "30辆", "数值"),
+    ("乙国采购合同", "合同", "采购方", "乙国", "国家"),
+    ("乙国采购合同", "合同", "采购数量", "45辆", "数值"),
+]
+DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
+
+
+def kg() -> tuple[KGTriple, ...]:
+    return tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(ROWS, start=1))
+
+
+def answer(question: str, level: str = "L2") -> AnswerRecord:
+    ds = Dataset(
+        root="memory",
+        documents={"doc_01": Document("doc_01", DOCUMENT)},
+        kgs={"doc_01": kg()},
+        questions=(Question("doc_01_001", "doc_01", question, level),),  # type: ignore[arg-type]
+    )
+    rec = Reasoner(ds).answer(ds.questions[0]).record
+    verify_path(rec.main_path, KGIndex("doc_01", kg()), question)
+    return rec
+
+
+def test_how_many_answered_by_the_number_the_kg_states() -> None:
+    rec = answer("青岚号遇袭造成了多少名舰员死亡？", "L1")
+    assert rec.answers == ("12人",)
+    assert ("青岚号遇袭事件", "死亡人数", "12人") in rec.main_path
+
+
+def test_a_number_in_a_unit_of_the_kgs_own_is_a_number() -> None:
+    rec = answer("白沙号一共有多少个垂直发射单元？", "L1")
+    assert rec.answers == ("96单元",)
+
+
+def test_two_bounds_on_one_node_and_one_time_constraint() -> None:
+    rec = answer("青岚号在下水之后、正式入列之前参加了什么活动？", "L3")
+    assert rec.answers == ("海上检阅",)
+    assert ("2011年10月1日", "晚于", "2010年3月1日") in rec.main_path
+    assert ("2011年10月1日", "早于", "2012年8月1日") in rec.main_path
+    assert rec.constraints["time"].endswith("下水之后、正式入列之前")
+
+
+def test_which_of_two_through_the_event_each_took_part_in() -> None:
+    rec = answer("青岚号和白沙号，哪一艘先遇袭？")
+    assert rec.answers == ("白沙号",)
+    assert ("白沙号遇袭事件", "受袭舰船", "白沙号") in rec.main_path
+    assert ("2014年5月20日", "早于", "2014年6月3日") in rec.main_path
+
+
+def test_which_of_two_through_a_contract() -> None:
+    rec = answer("甲国和乙国签约采购的数量，哪个国家更多？")
+    assert rec.answers == ("乙国",)
+    assert ("乙国采购合同", "采购数量", "45辆") in rec.main_path
+
+
+def test_yes_no_on_a_shared_value() -> None:
+    rec = answer("青岚号和白沙号是否出自同一家船厂？")
+    assert rec.answers == ("否",)
+    assert set(rec.main_path) == {("青岚号", "建造单位", "东湾船厂"), ("白沙号", "建造单位", "北湾船厂")}
+
+
+def test_a_quoted_word_is_a_label_not_a_superlative() -> None:
+    from kgreason.reason.analysis import analyze
+    from kgreason.reason.link import NameTable, link_mentions
+    from kgreason.reason.textmap import map_text
+
+    index = KGIndex("doc_01", kg())
+    q = "青岚号参加的哪一项“首次”活动？"
+    mapped = map_text(q)
+    analysis = analyze(q, mapped, link_mentions(NameTable(index), mapped), index)
+    assert analysis.order is None
+    unquoted = "青岚号首次参加的活动是什么？"
+    mapped = map_text(unquoted)
+    assert analyze(unquoted, mapped, link_mentions(NameTable(index), mapped), index).order is not None
