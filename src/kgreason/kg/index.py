@@ -202,6 +202,11 @@ class KGIndex:
                 words.add(name[-k:])
         return frozenset(words)
 
+    @cached_property
+    def name_endings(self) -> frozenset[str]:
+        """Last characters of the KG's entity names (`州` of `阿肯色州`): one-character kind words."""
+        return frozenset(n.key[-1] for n in self.nodes.values() if n.kind == "entity" and len(n.key) >= 3)
+
     def value_edges(self, key: str) -> Iterable[Edge]:
         """Forward edges from `key` to date or quantity literals (its attributes)."""
         for e in self.edges(key):

@@ -196,7 +196,7 @@ _TYPE_WORD_AFTER = re.compile(
 _TYPE_WORD_BEFORE = re.compile(r"(?:有|是|包括|分别是|都有)?(?:哪些|哪几)")
 
 
-def _type_word(nq: str, vocabulary: frozenset[str]) -> tuple[str, int, int]:
+def _type_word(nq: str, vocabulary: frozenset[str], endings: frozenset[str] = frozenset()) -> tuple[str, int, int]:
     """The noun the question asks for (`公司` in `哪家公司研制的`, `航空母舰` in `几艘航空母舰`, `驱逐舰` in
     `…的驱逐舰有哪些`) and its normalised span: the longest start of the text after the question word (or end of
     the text before it) that ends some KG name, type or relation — the KG's vocabulary stands in for a word
@@ -207,6 +207,9 @@ def _type_word(nq: str, vocabulary: frozenset[str]) -> tuple[str, int, int]:
         for n in range(len(rest), 1, -1):
             if rest[:n] in vocabulary:
                 return rest[:n], m.end(), m.end() + n
+        # one character that ends names of the KG and then the clause (`哪个州`, `哪座岛上`)
+        if rest[:1] in endings and (len(rest) == 1 or rest[1:2] in "上中里内"):
+            return rest[:1], m.end(), m.end() + 1
     for m in _TYPE_WORD_BEFORE.finditer(nq):
         head = nq[max(0, m.start() - 8) : m.start()]
         if "的" not in head:
@@ -437,8 +440,11 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         if not any(a <= m.start and m.end <= b for a, b in window_spans)
         or any(t.period_key == m.key or t.anchor_key == m.key for t in times)
     ]
+    type_word, tw_start, tw_end = _type_word(nq, index.vocabulary, index.name_endings)
+    if type_word:
+        # `哪一型驱逐舰`: the asked-for noun names a kind, not the node whose name a weak link found in it
+        kept = [m for m in kept if m.how in ("exact", "core") or not (m.start < tw_end and tw_start < m.end)]
     form, comparative = detect_form(nq, kept)
-    type_word, tw_start, tw_end = _type_word(nq, index.vocabulary)
     comp_full = _comparative(nq, kept) if form == "choice" else None
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
     order = _order(nq, list(mentions), quoted_spans(q)) if form != "choice" else None
