@@ -17,6 +17,8 @@ from kgreason.reason.lexicon import (
     CAMP_MARKERS,
     COMPARATIVE_WORDS,
     COUNT_PATTERNS,
+    EXCLUDE_FRAMES,
+    NEGATION_MARKERS,
     NUMBER_QUESTION_PATTERNS,
     NUMERIC_COMPARATORS,
     ORDER_WORDS,
@@ -57,7 +59,7 @@ ALIAS_MARKERS: tuple[str, ...] = (
 )
 
 Form = Literal["entity", "set", "count", "bool", "time", "number", "place", "choice"]
-Role = Literal["camp", "place"]
+Role = Literal["camp", "place", "exclude"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +112,7 @@ class Analysis:
     comparative_text: str  # its comparison phrase, verbatim (`射程更远`), "" when none
     compared: tuple[str, ...] = ()  # the two mention keys a which-of-two question compares
     roles: dict[str, Role] = field(default_factory=dict)  # mention key -> role marked by a preceding word
+    role_text: dict[str, str] = field(default_factory=dict)  # mention key -> the constraint's wording, if not its name
     residual: str = ""  # normalised words left for relation matching, segments joined by "|"
     asked: str = ""  # the residual words just before the question word (`舷号` in `…舷号是什么`), normalised
     mention_keyset: frozenset[str] = frozenset()  # keys of `mentions` (precomputed: read per scored chain)
@@ -188,7 +191,7 @@ def _comparative(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int, 
 
 
 _TYPE_WORD_AFTER = re.compile(
-    r"(?:哪(?:一)?(?:个|位|艘|架|款|型|种|支|些|家|名|国|座|条|辆|部|类)?|什么|何种|几(?:个|艘|架|种|支|位|名|型|款|辆|枚|座|家)"
+    r"(?:哪(?:一)?(?:个|位|艘|架|款|型|种|支|些|家|名|国|座|条|辆|部|类|次|项|场)?|什么|何种|几(?:个|艘|架|种|支|位|名|型|款|辆|枚|座|家)"
     r"|多少(?:个|艘|架|种|支|位|名|型|款|辆|枚|座|家))"
 )
 
@@ -387,11 +390,35 @@ def _place_like(index: KGIndex, key: str) -> bool:
     return index.is_place(key) or (node is not None and any(h in t for t in node.types for h in PLACE_LIKE_TYPES))
 
 
-def _roles(nq: str, mentions: list[Mention], index: KGIndex) -> dict[str, Role]:
+def _exclusions(q: MappedText, mentions: list[Mention]) -> dict[str, str]:
+    """Mentions the answer must not connect to, with the negated phrase verbatim: `除在朱日和举行的那次阅兵以外`,
+    `哪些国家不是北约成员国`."""
+    nq = q.norm
+    out: dict[str, str] = {}
+    for opener, closers in EXCLUDE_FRAMES:
+        for fm in re.finditer(re.escape(opener) + r"([^，。,；;？?]{1,24}?)(" + "|".join(closers) + ")", nq):
+            inside = [m for m in mentions if fm.start(1) <= m.start and m.end <= fm.end(1)]
+            for m in inside[:1]:
+                out.setdefault(m.key, q.verbatim(fm.start(1), fm.end(1)))
+    for m in mentions:
+        if m.key in out:
+            continue
+        before = nq[max(0, m.start - 4) : m.start]
+        if any(before.endswith(w) for w in NEGATION_MARKERS):
+            tail = re.match(r"[^，。,；;？?的吗呢]*", nq[m.start :])
+            end = m.start + (tail.end() if tail else m.end - m.start)
+            end = max(end, m.end)
+            out[m.key] = q.verbatim(m.start, end)
+    return out
+
+
+def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str, str]) -> dict[str, Role]:
     roles: dict[str, Role] = {}
     for m in mentions:
         before = nq[: m.start]
-        if any(before.endswith(w) for w in CAMP_MARKERS):
+        if m.key in excluded:
+            roles[m.key] = "exclude"
+        elif any(before.endswith(w) for w in CAMP_MARKERS):
             roles[m.key] = "camp"
         elif _place_like(index, m.key) and any(before.endswith(w) for w in PLACE_MARKERS):
             roles[m.key] = "place"
@@ -455,7 +482,8 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     # name itself (`…的性能特点有哪些`).
     if type_word and type_word not in relation_names:
         spans.append((tw_start, tw_end))
-    roles = _roles(nq, kept, index)
+    excluded = _exclusions(q, kept)
+    roles = _roles(nq, kept, index, excluded)
     for m in kept:  # `绰号“阿迪尔”的战斗机`: the alias word introduces the name, it is not asked about
         for w in ALIAS_MARKERS:
             if nq[: m.start].endswith(w):
@@ -482,6 +510,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         comparative_text=comparative_text,
         compared=(comp_full[4], comp_full[5]) if comp_full else (),
         roles=roles,
+        role_text=excluded,
         residual=_residual(nq, spans),
         asked=_asked(nq, spans),
         mention_keyset=frozenset(m.key for m in kept),

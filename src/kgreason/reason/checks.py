@@ -179,6 +179,7 @@ def _long_form(value_triple: PathTriple, date_name: str, date: DateValue, p: Per
 
 def check_numeric(index: KGIndex, chain: Chain, t: NumericThreshold) -> Check:
     best: tuple[tuple[float, int], tuple[Edge, ...], Edge] | None = None
+
     def comparable(key: str) -> bool:  # a value of another dimension (`7个月` for `超过8000吨`) is not a candidate
         q = index.quantity(key)
         return q is not None and compare_quantities("数值等于", q, t.quantity) is not None
@@ -234,6 +235,12 @@ def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str 
     via = connect(index, nodes[:1], key, max_hops=1) or connect(index, nodes, key, max_hops=1)
     if via is None:
         via = connect(index, nodes[:1], key, max_hops=2)
+    if marked == "exclude":
+        # a negated constraint holds when the answer does NOT connect to the entity; the connection that breaks it
+        # is kept as the reason (never written on a path of a passing answer)
+        if via is None:
+            return Check("entity", "exclude", text, True, note="not connected, as the negation asks")
+        return Check("entity", "exclude", text, False, via.triples, note="connected, but the question excludes it")
     role = entity_role(index, key, via, marked)
     if via is None:
         # A place named inside a node's name needs no triple (`日本` in `日本横须贺港`).

@@ -105,7 +105,7 @@ def run_checks(
     on_chain: set[str] = set()
     for n in chain.nodes:
         on_chain |= index.alias_group(n)
-    text_of = {m.key: m.text for m in analysis.mentions}
+    text_of = {m.key: m.text for m in analysis.mentions} | analysis.role_text
     for key in starts if entity_checks else []:
         if key in on_chain:
             continue

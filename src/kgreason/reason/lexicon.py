@@ -296,6 +296,12 @@ NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
     r"几吨",
     r"几公里",
 )
+# Negation right before a name (`不是北约成员国`), and the frame `除…以外` around one: the answer must NOT connect to it.
+NEGATION_MARKERS: tuple[str, ...] = ("不属于", "不隶属于", "不是", "并非", "不为", "非", "不在", "未", "没有")
+EXCLUDE_FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("除了", ("以外", "之外", "外")),
+    ("除", ("以外", "之外", "外")),
+)
 # Words of a yes/no question asking whether two things share a value (`是否出自同一家船厂`).
 SAME_WORDS: tuple[str, ...] = ("同一", "相同", "一样", "同样", "同一个", "同一家")
 PERSON_WORDS: tuple[str, ...] = ("谁", "哪位", "哪名", "哪个人", "什么人", "哪一位", "何人")
