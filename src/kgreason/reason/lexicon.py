@@ -296,7 +296,7 @@ NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
     r"几吨",
     r"几公里",
 )
-# Negation right before a name (`不是北约成员国`), and the frame `除…以外` around one: the answer must NOT connect to it.
+# Negation right before a name (`不是北约成员国`) and the frame `除…以外` around one: the answer must not connect to it.
 NEGATION_MARKERS: tuple[str, ...] = ("不属于", "不隶属于", "不是", "并非", "不为", "非", "不在", "未", "没有")
 EXCLUDE_FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("除了", ("以外", "之外", "外")),
