@@ -14,12 +14,13 @@ from dataclasses import dataclass, replace
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, Signature, follow_signature, search_chains
-from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds, is_measure
+from kgreason.kg.values import is_measure
 from kgreason.reason.analysis import Analysis
+from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
-from kgreason.reason.checks import Check, check_entity, check_numeric, check_time
+from kgreason.reason.checks import Check, CheckKind, check_entity, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
-from kgreason.reason.scoring import ChainScore, prefix_score, relation_match, score_chain
+from kgreason.reason.scoring import ChainScore, prefix_score, score_chain
 
 # Relevance of a chain from an external model, in [0, 1]; None when none is configured.
 ExternalScore = Callable[[Sequence[Chain]], list[float] | None]
@@ -255,69 +256,57 @@ def _check_alts(chain: Chain, checks: list[Check]) -> tuple[tuple[PathTriple, ..
     return (dedupe(out),)
 
 
-def _attribute_edge(index: KGIndex, key: str, aspect: str, context: str) -> tuple[Edge, DateValue | Quantity] | None:
-    best: tuple[float, Edge, DateValue | Quantity] | None = None
-    for e in index.value_edges(key):
-        v: DateValue | Quantity | None = index.date(e.dst) if aspect == "time" else index.quantity(e.dst)
-        if v is None:
-            continue
-        s = relation_match(e.relation, context).score
-        if best is None or s > best[0]:
-            best = (s, e, v)
-    return (best[1], best[2]) if best else None
-
-
-def _less(a: DateValue | Quantity, b: DateValue | Quantity) -> bool | None:
-    if isinstance(a, DateValue) and isinstance(b, DateValue):
-        return date_holds("早于", a, b)
-    if isinstance(a, Quantity) and isinstance(b, Quantity):
-        return compare_quantities("数值小于", a, b)
-    return None
-
-
 def _order_candidate(
     index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, rows: list[tuple[Chain, ChainScore, list[Check]]]
 ) -> Candidate | None:
-    """Superlative (`最早`, `最大`): the member whose attribute is extreme, with its comparisons to the others."""
+    """Superlative (`最早`, `最大`): the member whose attribute (its own, or one a hop away: a prototype's first
+    flight) is extreme, with its comparisons to the others. The better the question names the attribute, the more
+    the candidate earns (`首飞时间最晚` over a group whose members only have 举行时间 earns little)."""
     order = analysis.order
     assert order is not None
-    valued: list[tuple[Chain, ChainScore, list[Check], Edge, DateValue | Quantity]] = []
+    valued: list[tuple[Chain, ChainScore, list[Check], AttributeOption, float]] = []
     for chain, sc, checks in rows:
-        found = _attribute_edge(index, chain.end, order.aspect, order.context)
-        if found is not None:
-            valued.append((chain, sc, checks, found[0], found[1]))
+        options = attribute_options(index, chain.end, order.aspect)
+        if not options:
+            continue
+        scores = [option_score(index, o, order.context) for o in options]
+        best = max(range(len(options)), key=lambda i: scores[i])
+        named = min(1.0, max(0.0, scores[best] / 2.0))  # option_score is 2 per fully named relation
+        valued.append((chain, sc, checks, options[best], named))
     if len(valued) < 2:
         return None
     want_min = order.direction == "min"
     winner = valued[0]
     for row in valued[1:]:
-        lt = _less(row[4], winner[4])
-        gt = _less(winner[4], row[4])
+        lt = value_less(row[3].value, winner[3].value)
+        gt = value_less(winner[3].value, row[3].value)
         if (want_min and lt) or (not want_min and gt):
             winner = row
-    chain, sc, checks, edge, value = winner
-    rel = "早于" if order.aspect == "time" else "数值小于"
-    if not want_min:
-        rel = "晚于" if order.aspect == "time" else "数值大于"
+    chain, sc, checks, option, named = winner
+    kind: CheckKind = "time" if order.aspect == "time" else "numeric"
+    rel = ("早于" if want_min else "晚于") if order.aspect == "time" else ("数值小于" if want_min else "数值大于")
     cmp_checks: list[Check] = []
-    name_w = edge.triple.obj
     for other in valued:
         if other[0] is chain or len(cmp_checks) >= cfg.max_order_comparisons:
             continue
-        holds = _less(value, other[4]) if want_min else _less(other[4], value)
+        o = other[3]
+        holds = value_less(option.value, o.value) if want_min else value_less(o.value, option.value)
         if not holds:
             continue
+        reach = (other[0].triples[-1],) if other[0].triples else ()
         cmp_checks.append(
             Check(
-                "time" if order.aspect == "time" else "numeric",
+                kind,
                 "order",
                 order.text,
                 True,
-                (other[0].triples[-1], other[3].triple.spo) if other[0].triples else (other[3].triple.spo,),
-                ((name_w, rel, other[3].triple.obj),),
+                (*reach, *o.lead, o.edge.triple.spo),
+                ((option.edge.triple.obj, rel, o.edge.triple.obj),),
             )
         )
-    own = Check("time" if order.aspect == "time" else "numeric", "order", order.text, True, (edge.triple.spo,))
+    if not cmp_checks:
+        return None  # the attribute does not tell the members apart: not what the superlative compares
+    own = Check(kind, "order", order.text, True, (*option.lead, option.edge.triple.spo))
     all_checks = [*checks, own, *cmp_checks]
     key = chain.end
     return Candidate(
@@ -325,7 +314,7 @@ def _order_candidate(
         (key,),
         answer_type_of(index, key, analysis.form),
         ordered_path([chain], all_checks),
-        sc.total + check_score(checks, cfg) + cfg.check_bonus,
+        sc.total + check_score(checks, cfg) + cfg.check_bonus * (2.0 * named - 1.0),
         (chain,),
         tuple(all_checks),
         origin="order",

@@ -7,19 +7,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, follow_signature
-from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds, parse_quantity
+from kgreason.kg.values import Quantity, compare_quantities
 from kgreason.reason.analysis import Analysis
+from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
 from kgreason.reason.lexicon import SAME_WORDS
-from kgreason.reason.scoring import longest_common_substring, node_match, relation_match
+from kgreason.reason.scoring import longest_common_substring, relation_match
 from kgreason.text.normalize import normalize_text
 
 
@@ -123,66 +122,6 @@ def _bool_by_values(
     return [_bool(False, ordered_path([chain], checks), 0.5, (chain,), tuple(checks))]
 
 
-@dataclass(frozen=True, slots=True)
-class _Option:
-    holder: str  # the node that has the attribute (the mention, an alias, or a node one hop away)
-    lead: tuple[PathTriple, ...]  # triples from the mention to the holder (alias step or bridge hop), if any
-    edge: Edge
-    value: DateValue | Quantity
-    bridge: Edge | None = None  # the hop to a holder that is not the mention itself (`苏-57 -原型机-> T-50`)
-
-
-def _attribute_value(index: KGIndex, e: Edge, aspect: str) -> DateValue | Quantity | None:
-    if not e.forward:
-        return None
-    if aspect == "time":
-        return index.date(e.dst)
-    # values with a unit the index does not know still compare with the same unit
-    return index.quantity(e.dst) or parse_quantity(e.triple.obj, lenient=True)
-
-
-def _options(index: KGIndex, key: str, aspect: str) -> list[_Option]:
-    """The mention's dated / numeric attributes: its own (or an alias's), else those of a node one hop away in
-    either direction (`X <-受袭舰船- 遇袭事件 -发生时间-> date`, `罗马尼亚 <-采购方- 合同 -采购数量-> 54辆`)."""
-    out: list[_Option] = []
-    group = index.alias_group(key)
-    for holder in sorted(group):
-        lead: tuple[PathTriple, ...] = ()
-        if holder != key:
-            step = next((e for e in index.edges(key) if e.is_alias and e.dst == holder), None)
-            if step is None:
-                continue
-            lead = (step.triple.spo,)
-        for e in index.edges(holder):
-            v = _attribute_value(index, e, aspect)
-            if v is not None:
-                out.append(_Option(holder, lead, e, v))
-    for hop in index.edges(key):
-        if hop.is_alias or hop.dst in group or index.is_literal(hop.dst):
-            continue
-        for e in index.edges(hop.dst):
-            v = _attribute_value(index, e, aspect)
-            if v is not None:
-                out.append(_Option(hop.dst, (hop.triple.spo,), e, v, bridge=hop))
-    return out
-
-
-TWO_HOP_PENALTY = 0.6  # an attribute one hop away must be better named than the mention's own
-
-
-def _option_score(index: KGIndex, o: _Option, residual: str) -> float:
-    s = 2.0 * relation_match(o.edge.relation, residual).score
-    if o.bridge is not None:
-        # the hop is named by the question (`原型机`), or the node it reaches is described by it (`飞鱼导弹` next to
-        # the attack event)
-        named = relation_match(o.bridge.relation, residual).score
-        described = longest_common_substring(o.holder, residual)[0] >= 2 or any(
-            node_match(index, e.dst, residual) for e in index.edges(o.holder)
-        )
-        s += max(named, 0.6 if described else 0.0) - TWO_HOP_PENALTY
-    return s
-
-
 def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
     """Which of two mentioned entities is earlier / larger: the same attribute of both, compared; the winner's
     triples first, then the other's, then the derived comparison."""
@@ -191,11 +130,11 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
     keys = list(analysis.compared) or key_starts(analysis)[:2]
     if len(keys) < 2:
         return []
-    opts_a, opts_b = _options(index, keys[0], aspect), _options(index, keys[1], aspect)
+    opts_a, opts_b = attribute_options(index, keys[0], aspect), attribute_options(index, keys[1], aspect)
     residual = analysis.residual
-    score_a = [_option_score(index, o, residual) for o in opts_a]
-    score_b = [_option_score(index, o, residual) for o in opts_b]
-    best: tuple[float, _Option, _Option] | None = None
+    score_a = [option_score(index, o, residual) for o in opts_a]
+    score_b = [option_score(index, o, residual) for o in opts_b]
+    best: tuple[float, AttributeOption, AttributeOption] | None = None
     for oa, sa in zip(opts_a, score_a, strict=True):
         for ob, sb in zip(opts_b, score_b, strict=True):
             if (
@@ -215,7 +154,7 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
     if best is None:
         return []
     _, oa, ob = best
-    a_first, b_first = _less(oa.value, ob.value), _less(ob.value, oa.value)
+    a_first, b_first = value_less(oa.value, ob.value), value_less(ob.value, oa.value)
     if a_first is None or b_first is None or (not a_first and not b_first):
         return []
     winner, loser = (oa, ob) if (a_first if direction == "min" else b_first) else (ob, oa)
@@ -245,11 +184,3 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
             origin="choice",
         )
     ]
-
-
-def _less(x: DateValue | Quantity, y: DateValue | Quantity) -> bool | None:
-    if isinstance(x, DateValue) and isinstance(y, DateValue):
-        return date_holds("早于", x, y)
-    if isinstance(x, Quantity) and isinstance(y, Quantity):
-        return compare_quantities("数值小于", x, y)
-    return None
