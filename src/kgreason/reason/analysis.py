@@ -116,6 +116,9 @@ class Analysis:
     residual: str = ""  # normalised words left for relation matching, segments joined by "|"
     asked: str = ""  # the residual words just before the question word (`舷号` in `…舷号是什么`), normalised
     mention_keyset: frozenset[str] = frozenset()  # keys of `mentions` (precomputed: read per scored chain)
+    # KG triples joining a mentioned node to another node the question names inside that mention (`谢菲尔德号` in
+    # `谢菲尔德号遇袭` -> the event): the evidence must reach every name the question uses
+    inner_anchors: tuple[tuple[str, tuple[str, str, str]], ...] = ()
 
     def mention_keys(self) -> list[str]:
         return list(dict.fromkeys(m.key for m in self.mentions))
@@ -514,4 +517,40 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         residual=_residual(nq, spans),
         asked=_asked(nq, spans),
         mention_keyset=frozenset(m.key for m in kept),
+        inner_anchors=_inner_anchors(nq, kept, index),
     )
+
+
+def _cuts_token(name: str, part: str) -> bool:
+    """`f35` inside `f35c` is the start of another designation, not a name of its own."""
+    i = name.find(part)
+    j = i + len(part)
+    before = name[i - 1] if i > 0 else ""
+    after = name[j] if j < len(name) else ""
+    return bool((after.isascii() and after.isalnum()) or (before.isascii() and before.isalnum()))
+
+
+def _inner_anchors(nq: str, mentions: list[Mention], index: KGIndex) -> tuple[tuple[str, tuple[str, str, str]], ...]:
+    """For each mention whose node name contains another entity's name that the question spells there
+    (`首批海马斯运抵乌克兰` names `海马斯`), the KG triple joining the two, if they are neighbours."""
+    out: list[tuple[str, tuple[str, str, str]]] = []
+    for m in mentions:
+        if m.how in ("exact", "core"):
+            continue  # the question spells the node's whole name: the name inside is part of it, not a second anchor
+        spelled = nq[m.start : m.end]
+        group = index.alias_group(m.key)
+        for e in index.edges(m.key):
+            inner = e.dst
+            if (
+                e.is_alias
+                or inner in group
+                or len(inner) < 2
+                or inner not in m.key
+                or inner not in spelled
+                or index.is_literal(inner)
+                or _cuts_token(m.key, inner)
+            ):
+                continue
+            out.append((m.key, e.triple.spo))
+            break
+    return tuple(out)

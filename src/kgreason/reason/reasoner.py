@@ -34,6 +34,7 @@ from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
 from kgreason.reason.trace import SentenceFinder, trace_entry
 from kgreason.retrieve.base import Embedder, TripleScorer, serialize_triple
+from kgreason.text.normalize import normalize_text
 
 
 class EvidenceError(AssertionError):
@@ -68,6 +69,20 @@ def _valid_path(path: tuple[PathTriple, ...], index: KGIndex, question: str) -> 
     except EvidenceError:
         return False
     return True
+
+
+def _with_inner_anchors(main: Path, analysis: Analysis) -> Path:
+    """The path, led by the triples that join a mentioned node it uses to the names the question spells inside
+    that mention (`谢菲尔德号遇袭` -> `[遇袭事件, 受袭舰船, 谢菲尔德号]`), when the path does not reach them itself."""
+    if not analysis.inner_anchors or not main:
+        return main
+    on_path = {normalize_text(x) for t in main for x in (t[0], t[2])}
+    lead = [
+        t
+        for key, t in analysis.inner_anchors
+        if key in on_path and not (normalize_text(t[0]) in on_path and normalize_text(t[2]) in on_path)
+    ]
+    return tuple(dict.fromkeys([*lead, *main])) if lead else main
 
 
 class Reasoner:
@@ -171,13 +186,14 @@ class Reasoner:
         if analysis.form in ("set",) and len(cand.answers) >= 1:
             answer_type = "实体集合"
         alts = tuple(a for a in cand.alts if a and a != cand.main and _valid_path(a, index, q.question))
+        main = _with_inner_anchors(cand.main, analysis)
         return AnswerRecord(
             query_id=q.query_id,
             doc_id=q.doc_id,
             question=q.question,
             answer_type=answer_type,
             answers=cand.answers,
-            main_path=cand.main,
+            main_path=main,
             alt_paths=alts[: self.config.alt_paths],
             constraints=constraints_dict(analysis, cand, q.difficulty),
             difficulty=q.difficulty,
