@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import Chain
-from kgreason.kg.values import is_measure
+from kgreason.kg.values import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.lexicon import relation_variants
 from kgreason.text.normalize import normalize_text
@@ -122,7 +122,10 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
     if form == "time":
         return 1.0 if is_date else -1.0
     if form == "number":
-        return 1.0 if is_qty else -1.0
+        if is_qty:
+            return 1.0
+        # `舷号是多少` -> `101`: a number-like identifier answers 多少 too, if less surely than a quantity
+        return 0.5 if parse_quantity(node.name) is not None and not is_date else -1.0
     if form == "count" and is_qty and not is_measure(index.quantity(end)):
         return 1.0  # the KG states the number asked for (`多少名舰员死亡` -> `死亡人数 20人`)
     if form == "place":
@@ -177,7 +180,12 @@ def node_match(index: KGIndex, key: str, residual: str) -> frozenset[int]:
 @lru_cache(maxsize=65536)
 def _spelled(name: str, residual: str) -> frozenset[int]:
     n, end = longest_common_substring(name, residual)
-    # two shared characters are evidence only for a short name (`战斗` is in too many names)
+    if n >= 2 and n < min(3, len(name)) and "|" not in residual[end - n : end]:
+        # two shared characters are evidence only for a short name (`战斗` is in too many names) — or when they are
+        # the name's head noun (Chinese names end in their kind: `那种导弹` describes `AM39飞鱼导弹`)
+        if name.endswith(residual[end - n : end]):
+            return frozenset(range(end - n, end))
+        return frozenset()
     if n < min(3, len(name)) or n < 2 or "|" in residual[end - n : end]:
         return frozenset()
     return frozenset(range(end - n, end))
