@@ -140,13 +140,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
     if end in mention_keys:
         return -1.0  # the question names it: it is not what is asked
     last = chain.edges[-1] if chain.edges else None
-    # another name of an entity the question names: an answer only if the question asks for a name
-    if (
-        last is not None
-        and last.is_alias
-        and last.src in mention_keys
-        and relation_match(last.relation, analysis.residual).score < 0.5
-    ):
+    # another name of the node just reached (or named): an answer only if the question asks for a name
+    if last is not None and last.is_alias and relation_match(last.relation, analysis.residual).score < 0.5:
         return -1.0
     # entity-like answers (a long description is a fine answer to 什么/如何 questions)
     if is_date or is_qty:
