@@ -17,6 +17,8 @@ class ReasonerConfig:
         beam: partial chains kept per depth (by relation evidence) for extension to the next depth.
         max_chains: cap on chains enumerated per question (protects hub-heavy KGs).
         top_groups: relation patterns (start entity + relation sequence) turned into answer candidates.
+        constrained_top_groups: the same when the question states a time window or a threshold: the checks tell
+            candidates apart, so weaker-named patterns are worth checking (costs time per such question).
         max_set_size: most members a set answer may list.
         entity_checks: check that the answer connects to the question's other entities (off for L1 questions,
             which state one fact).
@@ -45,6 +47,7 @@ class ReasonerConfig:
     beam: int = 48
     max_chains: int = 20000
     top_groups: int = 8
+    constrained_top_groups: int = 16
     max_set_size: int = 40
     entity_checks: bool = True
     fuzzy_linking: bool = True

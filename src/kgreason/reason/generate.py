@@ -330,7 +330,8 @@ def chain_candidates(
     starts = key_starts(analysis)
     cands: list[Candidate] = []
     known = {sc.chain.edges: sc.score for sc in scored}
-    for start, sig, best in top_groups(scored, cfg.top_groups):
+    n_groups = cfg.constrained_top_groups if analysis.times or analysis.numerics else cfg.top_groups
+    for start, sig, best in top_groups(scored, n_groups):
         cands.extend(_member_candidates(index, analysis, cfg, start, sig, best, starts, known))
     return merge_candidates(cands), scored
 
