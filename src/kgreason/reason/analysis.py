@@ -119,6 +119,7 @@ class Analysis:
     # KG triples joining a mentioned node to another node the question names inside that mention (`谢菲尔德号` in
     # `谢菲尔德号遇袭` -> the event): the evidence must reach every name the question uses
     inner_anchors: tuple[tuple[str, tuple[str, str, str]], ...] = ()
+    measure_word: str = ""  # the counter a how-many question asks in (`枚` in `几枚`), "" when none
 
     def mention_keys(self) -> list[str]:
         return list(dict.fromkeys(m.key for m in self.mentions))
@@ -447,6 +448,11 @@ def _asked(nq: str, spans: list[tuple[int, int]]) -> str:
     return head[-6:]
 
 
+def residual_words(text: str) -> str:
+    """The words of a normalised text left for relation matching (question and function words removed)."""
+    return _residual(text, [])
+
+
 def _residual(nq: str, spans: list[tuple[int, int]]) -> str:
     keep = [True] * len(nq)
     for a, b in spans:
@@ -518,7 +524,16 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         asked=_asked(nq, spans),
         mention_keyset=frozenset(m.key for m in kept),
         inner_anchors=_inner_anchors(nq, kept, index),
+        measure_word=_measure_word(nq),
     )
+
+
+_MEASURE = re.compile(r"(?:几|多少)([个艘架种次支位名型款辆枚项场门座类处家人台套发部])")
+
+
+def _measure_word(nq: str) -> str:
+    m = _MEASURE.search(nq)
+    return m.group(1) if m else ""
 
 
 def _cuts_token(name: str, part: str) -> bool:

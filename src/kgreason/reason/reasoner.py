@@ -30,6 +30,7 @@ from kgreason.reason.constraints import constraints_dict
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates
 from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.llm_choice import LLMDecision, choose
+from kgreason.reason.select import Selection, find_selection, select_candidates
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
 from kgreason.reason.trace import SentenceFinder, trace_entry
@@ -140,8 +141,14 @@ class Reasoner:
         mentions = link_mentions(self.names(q.doc_id), mapped, fuzzy=self.config.fuzzy_linking)
         return index, analyze(q.question, mapped, mentions, index)
 
-    def candidates(self, q: Question, index: KGIndex, analysis: Analysis) -> tuple[list[Candidate], list[ScoredChain]]:
+    def candidates(
+        self, q: Question, index: KGIndex, analysis: Analysis, sel: Selection | None = None
+    ) -> tuple[list[Candidate], list[ScoredChain]]:
         cfg = self.config
+        if sel is not None:
+            picked = select_candidates(index, analysis, sel, cfg, self._external(q.question))
+            if picked:
+                return picked, []
         if q.difficulty == "L1" and analysis.form not in ("bool", "choice"):
             # L1 is one fact (docs/annotation.md): one hop, no constraint checks
             cfg = replace(cfg, max_hops=1, entity_checks=False)
@@ -156,7 +163,10 @@ class Reasoner:
     def answer(self, q: Question) -> QuestionResult:
         t0 = time.monotonic()
         index, analysis = self.analyse(q)
-        cands, scored = self.candidates(q, index, analysis)
+        sel = find_selection(analysis) if analysis.form != "bool" else None
+        if sel is not None:
+            analysis = replace(analysis, comparative_text=sel.text)
+        cands, scored = self.candidates(q, index, analysis, sel)
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
         shown = cands[: self.config.llm_candidates]
         pre_constraints = constraints_dict(analysis, shown[0] if shown else None, q.difficulty)

@@ -126,8 +126,12 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
             return 1.0
         # `舷号是多少` -> `101`: a number-like identifier answers 多少 too, if less surely than a quantity
         return 0.5 if parse_quantity(node.name) is not None and not is_date else -1.0
-    if form == "count" and is_qty and not is_measure(index.quantity(end)):
-        return 1.0  # the KG states the number asked for (`多少名舰员死亡` -> `死亡人数 20人`)
+    if form == "count" and is_qty and not is_measure(q := index.quantity(end)):
+        # the KG states the number asked for (`多少名舰员死亡` -> `死亡人数 20人`), best in the counter asked for
+        asked = analysis.measure_word
+        if not asked or (q is not None and (q.unit == asked or q.dimension == f"count:{asked}")):
+            return 1.0
+        return 0.6
     if form == "place":
         if is_date or is_qty:
             return -1.0

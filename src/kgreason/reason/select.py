@@ -1,0 +1,174 @@
+"""Select, then ask: `南昌舰与大连舰中下水较早的那一艘，是在哪座城市下水的？`, `X可发射的两种弹药中，射程更远的那一种
+每个发射箱能装几枚？`, `在A、B和C三次遇袭中，死亡人数最多的那一次发生在哪一天？`.
+
+A comparison clause ending in `…的那(一)?个/艘/种/次` picks one member of a group — the entities it names, or the
+members one relation pattern reaches from the entity it names — by an attribute (its own or one hop away,
+`kgreason.reason.attributes`); the rest of the question is then asked of the winner. The evidence is the selection
+(each member's attribute triple and the derived comparisons that make the winner extreme) followed by the chain
+that answers the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from kgreason.data.records import PathTriple
+from kgreason.kg.index import KGIndex
+from kgreason.kg.paths import follow_signature
+from kgreason.reason.analysis import Analysis, detect_form, residual_words
+from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
+from kgreason.reason.candidate import Candidate, dedupe
+from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates, score_all, top_groups
+from kgreason.reason.lexicon import COMPARATIVE_WORDS, ORDER_WORDS
+from kgreason.reason.link import Mention
+from kgreason.text.normalize import normalize_text
+
+# `…较早的那一艘`, `…更远的那一种`, `…最多的那一次`: the comparison word, then 的那, an optional 一 and a measure word
+_SELECTOR = re.compile(r"的那一?[个艘种次架型款位名家项场辆枚座条支部类批届]?")
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    text: str  # the comparison phrase, verbatim (`下水较早`)
+    aspect: str  # "time" or "quantity"
+    direction: str  # "min" / "max"
+    context: str  # normalised words of the selection clause (name the compared attribute)
+    group_context: str  # the clause's words before the comparison (describe the group: `可发射的两种弹药中`)
+    rest_start: int  # normalised index where the question about the winner begins
+    group: tuple[str, ...]  # mention keys in the selection clause
+
+
+def find_selection(analysis: Analysis) -> Selection | None:
+    nq = analysis.mapped.norm
+    for m in _SELECTOR.finditer(nq):
+        head = nq[: m.start()]
+        words = {**{w: v for w, v in COMPARATIVE_WORDS.items() if len(w) >= 2}, **ORDER_WORDS}
+        word = next((w for w in sorted(words, key=len, reverse=True) if head.endswith(w)), "")
+        if not word:
+            continue
+        rest = nq[m.end() :]
+        if not re.search(r"什么|多少|哪|谁|何|几", rest):
+            continue
+        aspect, direction = words[word]
+        clause_start = max((i + 1 for i, ch in enumerate(head) if ch in "，,；;"), default=0)
+        context = head[clause_start:]
+        group = tuple(dict.fromkeys(k.key for k in analysis.mentions if k.end <= m.start()))
+        # the verbatim phrase: the attribute words right before the comparison word, then the word
+        attr = re.search(r"([\u4e00-\u9fff]{0,4})$", head[: len(head) - len(word)])
+        start = len(head) - len(word) - (len(attr.group(1)) if attr else 0)
+        cut = next((i for i in range(start, len(head)) if head[i] in "中的"), start - 1)
+        start = cut + 1 if start <= cut < len(head) - len(word) else start
+        text = analysis.mapped.verbatim(start, len(head))
+        group_context = residual_words(head[clause_start:start])
+        return Selection(text, aspect, direction, context, group_context, m.end(), group)
+    return None
+
+
+def _members(
+    index: KGIndex, analysis: Analysis, sel: Selection, cfg: ReasonerConfig, external: ExternalScore | None
+) -> list[tuple[str, tuple[PathTriple, ...]]]:
+    """The group compared, each with the triples that make it a member: the named entities (two or more), or the
+    members of the best relation pattern from the one named entity, judged on the selection clause's words."""
+    if len(sel.group) >= 2:
+        return [(k, ()) for k in sel.group]
+    if not sel.group:
+        return []
+    sub = replace(
+        analysis,
+        residual=sel.group_context or sel.context,
+        asked="",
+        form="set",
+        times=(),
+        numerics=(),
+        order=None,
+        comparative=None,
+        mentions=tuple(m for m in analysis.mentions if m.key in sel.group),
+        mention_keyset=frozenset(sel.group),
+    )
+    scored: list[ScoredChain] = score_all(index, sub, replace(cfg, max_hops=2), external)
+    for start, sig, best in top_groups(scored, cfg.top_groups):
+        if best.chain.edges and best.chain.edges[-1].is_alias:
+            continue
+        members = follow_signature(index, start, sig)[: cfg.max_set_size]
+        with_values = [c for c in members if attribute_options(index, c.end, sel.aspect)]
+        if len(with_values) >= 2:
+            return [(c.end, c.triples) for c in with_values]
+    return []
+
+
+def select_candidates(
+    index: KGIndex,
+    analysis: Analysis,
+    sel: Selection,
+    cfg: ReasonerConfig,
+    external: ExternalScore | None,
+) -> list[Candidate]:
+    members = _members(index, analysis, sel, cfg, external)
+    valued: list[tuple[str, tuple[PathTriple, ...], AttributeOption]] = []
+    for key, reach in members:
+        options = attribute_options(index, key, sel.aspect)
+        if not options:
+            continue
+        best = max(options, key=lambda o: option_score(index, o, sel.context))
+        valued.append((key, reach, best))
+    if len(valued) < 2:
+        return []
+    want_min = sel.direction == "min"
+    winner = valued[0]
+    for row in valued[1:]:
+        better = value_less(row[2].value, winner[2].value) if want_min else value_less(winner[2].value, row[2].value)
+        if better:
+            winner = row
+    w_key, w_reach, w_opt = winner
+    rel = ("早于" if want_min else "晚于") if sel.aspect == "time" else ("数值小于" if want_min else "数值大于")
+    selection: list[PathTriple] = [*w_reach, *w_opt.lead, w_opt.edge.triple.spo]
+    compared = 0
+    for key, reach, opt in valued:
+        if key == w_key:
+            continue
+        holds = value_less(w_opt.value, opt.value) if want_min else value_less(opt.value, w_opt.value)
+        if not holds:
+            return []  # a tie or an unknown order: the clause does not single out one member
+        selection += [*reach, *opt.lead, opt.edge.triple.spo]
+        compared += 1
+    derived = [(w_opt.edge.triple.obj, rel, opt.edge.triple.obj) for key, _r, opt in valued if key != w_key]
+    # ask the rest of the question of the winner (and of the node that holds its attribute, `那一次` = the event)
+    starts = list(dict.fromkeys([w_key, w_opt.holder]))
+    rest = analysis.mapped.norm[sel.rest_start :]
+    rest_residual = analysis.residual[-len(rest) :] if rest else ""
+    form, _ = detect_form(rest, [])
+    sub = replace(
+        analysis,
+        mentions=tuple(Mention(0, 0, index.name(k), k, "exact", 1.0) for k in starts),
+        mention_keyset=frozenset(starts),
+        form=form,
+        residual=_residual_of(rest, rest_residual),
+        asked="",
+        times=(),
+        numerics=(),
+        order=None,
+        comparative=None,
+        compared=(),
+        roles={},
+    )
+    sub_cfg = replace(cfg, max_hops=2, entity_checks=False)
+    cands, _ = chain_candidates(index, sub, sub_cfg, external)
+    # the rest is asked of the winner: not of the group's owner or the other members it could walk back to
+    elsewhere = {k for k, _r, _o in valued if k not in starts}
+    elsewhere |= {n for t in w_reach for n in (normalize_text(t[0]), normalize_text(t[2]))} - set(starts)
+    out: list[Candidate] = []
+    for c in cands:
+        if not c.answer_keys or set(c.answer_keys) & set(starts):
+            continue
+        if any(n in elsewhere for ch in c.chains for n in ch.nodes):
+            continue
+        main = dedupe([*selection, *derived, *c.main])
+        out.append(replace(c, main=main, score=c.score + 0.5 * compared, origin="select", alts=()))
+    return out[: cfg.llm_candidates]
+
+
+def _residual_of(rest: str, fallback: str) -> str:
+    """The rest's words without question words, as the analysis spells residuals (segments joined by `|`)."""
+    return residual_words(rest) or fallback
