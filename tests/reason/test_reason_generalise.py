@@ -28,6 +28,23 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("甲国采购合同", "合同", "采购数量", "30辆", "数值"),
     ("乙国采购合同", "合同", "采购方", "乙国", "国家"),
     ("乙国采购合同", "合同", "采购数量", "45辆", "数值"),
+    ("甲国", "国家", "所属阵营", "丙联盟", "组织"),
+    ("丁国", "国家", "采购装备", "雷鸣火箭炮", "装备"),
+    ("甲国", "国家", "采购装备", "雷鸣火箭炮", "装备"),
+    ("戊国", "国家", "采购装备", "雷鸣火箭炮", "装备"),
+    ("雷鸣火箭炮", "装备", "可发射弹药", "A型火箭弹", "装备"),
+    ("雷鸣火箭炮", "装备", "可发射弹药", "B型导弹", "装备"),
+    ("A型火箭弹", "装备", "射程", "约70千米", "数值"),
+    ("B型导弹", "装备", "射程", "约300千米", "数值"),
+    ("A型火箭弹", "装备", "单箱装载数量", "6枚", "数值"),
+    ("B型导弹", "装备", "单箱装载数量", "1枚", "数值"),
+    ("雷鸣火箭炮", "装备", "发射箱数量", "2个", "数值"),
+    ("青岚号", "装备", "下水地点", "东湾", "地点"),
+    ("白沙号", "装备", "下水地点", "北湾", "地点"),
+    ("雷鸣火箭炮", "装备", "总装地点", "石城", "地点"),
+    ("石城", "地点", "位于", "南岭州", "地点"),
+    ("雷鸣火箭炮", "装备", "研制单位", "飞星公司", "组织"),
+    ("飞星公司", "组织", "简称", "飞星", "组织"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -99,3 +116,40 @@ def test_a_quoted_word_is_a_label_not_a_superlative() -> None:
     unquoted = "青岚号首次参加的活动是什么？"
     mapped = map_text(unquoted)
     assert analyze(unquoted, mapped, link_mentions(NameTable(index), mapped), index).order is not None
+
+
+def test_exclusion_keeps_the_members_not_connected_to_the_negated_name() -> None:
+    rec = answer("采购雷鸣火箭炮的国家中，哪些国家不是丙联盟成员？", "L3")
+    assert set(rec.answers) == {"丁国", "戊国"}
+    assert rec.constraints.get("exclude", "").startswith("丙联盟")
+    assert all("丙联盟" not in t for t in rec.main_path)
+
+
+def test_select_then_ask_among_named_entities() -> None:
+    rec = answer("青岚号与白沙号中下水较早的那一艘，是在哪里下水的？", "L3")
+    assert rec.answers == ("东湾",)
+    assert rec.main_path[-1] == ("青岚号", "下水地点", "东湾")
+    assert ("2010年3月1日", "早于", "2011年5月2日") in rec.main_path
+
+
+def test_select_then_ask_among_a_relations_members_in_the_counter_asked_for() -> None:
+    rec = answer("雷鸣火箭炮可发射的两种弹药中，射程更远的那一种每个发射箱能装几枚？", "L3")
+    assert rec.answers == ("1枚",)
+    assert ("约300千米", "数值大于", "约70千米") in rec.main_path
+    assert rec.main_path[-1] == ("B型导弹", "单箱装载数量", "1枚")
+
+
+def test_a_one_character_kind_word_is_the_asked_type() -> None:
+    from kgreason.reason.analysis import analyze
+    from kgreason.reason.link import NameTable, link_mentions
+    from kgreason.reason.textmap import map_text
+
+    index = KGIndex("doc_01", kg())
+    q = "雷鸣火箭炮的总装线设在哪个州？"
+    mapped = map_text(q)
+    assert analyze(q, mapped, link_mentions(NameTable(index), mapped), index).type_word == "州"
+
+
+def test_another_name_of_the_answer_is_not_the_answer() -> None:
+    rec = answer("雷鸣火箭炮由哪家公司研制？", "L1")
+    assert rec.answers == ("飞星公司",)

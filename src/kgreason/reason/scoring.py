@@ -24,6 +24,7 @@ from kgreason.text.normalize import normalize_text
 
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
 # an answer whose name, KG type and last relation share nothing with the asked-for noun (`哪个州` -> `卡姆登`)
+TYPE_MATCH = 0.6
 TYPE_MISMATCH = 0.6  # as much as a full match earns
 PERSON_TYPE_HINTS = ("人物", "人", "将领", "军官", "指挥官", "司令", "元帅", "将军", "总统", "首相", "士兵", "飞行员")
 PLACE_TYPE_HINTS = ("地点", "地区", "位置", "城市", "国家", "港口", "基地", "海域", "岛", "地名", "省")
@@ -165,7 +166,7 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
 @lru_cache(maxsize=65536)
 def _type_word_score(type_word: str, hay: str) -> float:
     n, _ = longest_common_substring(type_word, normalize_text(hay))
-    return 0.6 * n / len(type_word) if n >= 2 or (n == 1 and len(type_word) == 1) else -TYPE_MISMATCH
+    return TYPE_MATCH * n / len(type_word) if n >= 2 or (n == 1 and len(type_word) == 1) else -TYPE_MISMATCH
 
 
 def node_match(index: KGIndex, key: str, residual: str) -> frozenset[int]:
