@@ -6,7 +6,7 @@ from kgreason.reason.analysis import Analysis
 from kgreason.reason.candidate import Candidate
 
 
-def constraints_dict(analysis: Analysis, cand: Candidate | None, level: str) -> dict[str, str]:
+def constraints_dict(analysis: Analysis, cand: Candidate | None, single_fact: bool = False) -> dict[str, str]:
     """Time, numeric and order constraints come from the question's wording; camp / place / type from the
     entity checks the chosen candidate made (an entity the chain starts from is a key entity, not a constraint).
 
@@ -25,7 +25,7 @@ def constraints_dict(analysis: Analysis, cand: Candidate | None, level: str) -> 
         out["order"] = analysis.comparative_text
     if cand is not None and cand.features.get("type_filtered") and analysis.type_text:
         out["type"] = analysis.type_text
-    if cand is not None and level != "L1":
+    if cand is not None and not single_fact:
         for chk in cand.checks:
             if chk.kind == "entity" and chk.ok and chk.key and chk.key not in out and chk.value:
                 out[chk.key] = chk.value

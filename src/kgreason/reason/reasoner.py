@@ -149,8 +149,8 @@ class Reasoner:
             picked = select_candidates(index, analysis, sel, cfg, self._external(q.question))
             if picked:
                 return picked, []
-        if q.difficulty == "L1" and analysis.form not in ("bool", "choice"):
-            # L1 is one fact (docs/annotation.md): one hop, no constraint checks
+        if q.difficulty in cfg.single_fact_levels and analysis.form not in ("bool", "choice"):
+            # one fact (docs/annotation.md): one hop, no constraint checks
             cfg = replace(cfg, max_hops=1, entity_checks=False)
             analysis = replace(analysis, times=(), numerics=(), order=None)
         cands, scored = chain_candidates(index, analysis, cfg, self._external(q.question))
@@ -169,7 +169,7 @@ class Reasoner:
         cands, scored = self.candidates(q, index, analysis, sel)
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
         shown = cands[: self.config.llm_candidates]
-        pre_constraints = constraints_dict(analysis, shown[0] if shown else None, q.difficulty)
+        pre_constraints = constraints_dict(analysis, shown[0] if shown else None, self._single_fact(q))
         decision = choose(
             self.llm,
             analysis,
@@ -191,7 +191,7 @@ class Reasoner:
 
     def assemble(self, q: Question, index: KGIndex, analysis: Analysis, cand: Candidate | None) -> AnswerRecord:
         if cand is None:
-            return replace(empty_record(q), constraints=constraints_dict(analysis, None, q.difficulty))
+            return replace(empty_record(q), constraints=constraints_dict(analysis, None, self._single_fact(q)))
         answer_type = cand.answer_type
         if analysis.form in ("set",) and len(cand.answers) >= 1:
             answer_type = "实体集合"
@@ -205,9 +205,12 @@ class Reasoner:
             answers=cand.answers,
             main_path=main,
             alt_paths=alts[: self.config.alt_paths],
-            constraints=constraints_dict(analysis, cand, q.difficulty),
+            constraints=constraints_dict(analysis, cand, self._single_fact(q)),
             difficulty=q.difficulty,
         )
+
+    def _single_fact(self, q: Question) -> bool:
+        return q.difficulty in self.config.single_fact_levels
 
     # ------------------------------------------------------------------------------------------------------
     def _external(self, question: str) -> ExternalScore | None:
