@@ -86,6 +86,25 @@ def _with_inner_anchors(main: Path, analysis: Analysis) -> Path:
     return tuple(dict.fromkeys([*lead, *main])) if lead else main
 
 
+class _StageClock:
+    """Seconds spent per named stage of one question."""
+
+    def __init__(self) -> None:
+        self._start = self._last = time.monotonic()
+        self.stages: dict[str, float] = {}
+
+    def lap(self, stage: str) -> None:
+        now = time.monotonic()
+        self.stages[stage] = self.stages.get(stage, 0.0) + now - self._last
+        self._last = now
+
+    def total(self) -> float:
+        return time.monotonic() - self._start
+
+    def rounded(self) -> dict[str, float]:
+        return {k: round(v, 6) for k, v in self.stages.items()}
+
+
 class Reasoner:
     """Answers questions of one dataset. Holds one KG index per document (built on first use)."""
 
@@ -161,14 +180,19 @@ class Reasoner:
         return cands, scored
 
     def answer(self, q: Question) -> QuestionResult:
-        t0 = time.monotonic()
+        """Stages, each timed (the trace's `seconds_by_stage`): understand (link names, analyse the question),
+        search (chains, checks, candidates), choose (the LLM among close candidates, if configured), assemble
+        (the record, verified against the KG), explain (the trace with source sentences)."""
+        clock = _StageClock()
         index, analysis = self.analyse(q)
         sel = find_selection(analysis) if analysis.form != "bool" else None
         if sel is not None:
             analysis = replace(analysis, comparative_text=sel.text)
+        clock.lap("understand")
         cands, scored = self.candidates(q, index, analysis, sel)
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
         shown = cands[: self.config.llm_candidates]
+        clock.lap("search")
         pre_constraints = constraints_dict(analysis, shown[0] if shown else None, self._single_fact(q))
         decision = choose(
             self.llm,
@@ -179,14 +203,18 @@ class Reasoner:
             max_tokens=self.config.llm_max_tokens,
             confirm_single=self.config.llm_confirm_single,
         )
+        clock.lap("choose")
         chosen = shown[decision.chosen] if shown else None
         record = self.assemble(q, index, analysis, chosen)
         verify_path(record.main_path, index, q.question)
         for alt in record.alt_paths:
             verify_path(alt, index, q.question)
+        clock.lap("assemble")
         trace = trace_entry(
-            q, index, analysis, scored, shown, decision, record, self.sentences(q.doc_id), time.monotonic() - t0
+            q, index, analysis, scored, shown, decision, record, self.sentences(q.doc_id), clock.total()
         )
+        clock.lap("explain")
+        trace["seconds_by_stage"] = clock.rounded()
         return QuestionResult(record, trace)
 
     def assemble(self, q: Question, index: KGIndex, analysis: Analysis, cand: Candidate | None) -> AnswerRecord:
