@@ -23,9 +23,6 @@ from kgreason.reason.lexicon import relation_variants
 from kgreason.text.normalize import normalize_text
 
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
-# an answer whose name, KG type and last relation share nothing with the asked-for noun (`哪个州` -> `卡姆登`)
-TYPE_MATCH = 0.6
-TYPE_MISMATCH = 0.6  # as much as a full match earns
 PERSON_TYPE_HINTS = ("人物", "人", "将领", "军官", "指挥官", "司令", "元帅", "将军", "总统", "首相", "士兵", "飞行员")
 PLACE_TYPE_HINTS = ("地点", "地区", "位置", "城市", "国家", "港口", "基地", "海域", "岛", "地名", "省")
 PLACE_RELATION_HINTS = ("地", "港", "位置", "位于", "基地", "驻", "部署", "所在", "海域", "国")
@@ -43,6 +40,10 @@ class Weights:
     bridge_mention: float = 0.6  # per other question entity the chain passes through (as an entity check would)
     external: float = 0.3  # triple scorer / embedder, each scaled to [0, 1] within the question
     asked_relation: float = 0.5  # the last hop's relation is the one named just before the question word
+    # the answer's name, KG type or last relation spells the asked-for noun (`哪一型驱逐舰`), or shares nothing
+    # with it (`哪个州` -> `卡姆登`): a mismatch costs as much as a match earns; 0 and 0 turn the type check off
+    type_match: float = 0.6
+    type_mismatch: float = 0.6
 
 
 def longest_common_substring(a: str, b: str) -> tuple[int, int]:
@@ -107,7 +108,9 @@ def content_positions(residual: str) -> frozenset[int]:
     return frozenset(i for i, ch in enumerate(residual) if ch != "|")
 
 
-def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float:
+def answer_kind_score(
+    index: KGIndex, chain: Chain, analysis: Analysis, type_match: float = 0.6, type_mismatch: float = 0.6
+) -> float:
     """+1 when the chain's end is the kind of answer asked for, negative when it clearly is not."""
     end = chain.end
     node = index.nodes.get(end)
@@ -159,14 +162,14 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float
         # A forward last hop's relation names the answer's role (`X 包含型别 Y`: Y is a 型别); walked backwards
         # it names the node we came from, so it does not count.
         last_forward = bool(chain.edges) and chain.edges[-1].forward
-        score += _type_word_score(tw, types + node.name + (rel if last_forward else ""))
+        score += _type_word_score(tw, types + node.name + (rel if last_forward else ""), type_match, type_mismatch)
     return score
 
 
 @lru_cache(maxsize=65536)
-def _type_word_score(type_word: str, hay: str) -> float:
+def _type_word_score(type_word: str, hay: str, match: float, mismatch: float) -> float:
     n, _ = longest_common_substring(type_word, normalize_text(hay))
-    return TYPE_MATCH * n / len(type_word) if n >= 2 or (n == 1 and len(type_word) == 1) else -TYPE_MISMATCH
+    return match * n / len(type_word) if n >= 2 or (n == 1 and len(type_word) == 1) else -mismatch
 
 
 def node_match(index: KGIndex, key: str, residual: str) -> frozenset[int]:
@@ -235,7 +238,7 @@ def score_chain(
     weak += siblings
     coverage = len(covered & content) / len(content) if content else 0.0
     mean_rel = sum(hop_scores) / len(hop_scores) if hop_scores else 0.0
-    kind = answer_kind_score(index, chain, analysis)
+    kind = answer_kind_score(index, chain, analysis, weights.type_match, weights.type_mismatch)
     # Passing through another entity the question names supports the chain, unless the question marks it as a
     # side / place to check (`隶属X`) or a time bound: those are constraints, not stations of the chain.
     bound = analysis.bound_keys
