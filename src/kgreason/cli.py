@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 
 from kgreason import __version__
+from kgreason.commands.conventions import register as register_conventions
 from kgreason.commands.mecha import register as register_mecha
 from kgreason.commands.models import register as register_models
 from kgreason.commands.run import register as register_run
@@ -35,6 +36,7 @@ def version() -> None:
     typer.echo(__version__)
 
 
+register_conventions(app)
 register_mecha(app)
 register_models(app)
 register_run(app)

@@ -10,28 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from kgreason.conventions.model import default_conventions
+
 Level = Literal["L1", "L2", "L3"]
 LEVELS: tuple[Level, ...] = ("L1", "L2", "L3")
 
 PathTriple = tuple[str, str, str]
 Path = tuple[PathTriple, ...]
 
-# Relations of the comparison triples a reasoner derives itself (spec 000 example: `晚于`, `早于`,
-# `处于时期内`); they are not in the KG and are justified by comparing two typed values.
-DERIVED_RELATIONS: frozenset[str] = frozenset(
-    {
-        "晚于",
-        "早于",
-        "同时",
-        "处于时期内",
-        "不处于时期内",
-        "数值大于",
-        "数值小于",
-        "数值等于",
-        "数值不小于",
-        "数值不大于",
-    }
-)
+# Relations of the comparison triples a reasoner derives itself (spec 000 example: `晚于`, `早于`, `处于时期内`); they
+# are not in the KG and are justified by comparing two typed values. Every name the default conventions read
+# (`kgreason/conventions/default.json`: `数值大于` and also `大于`, ...); the name to write for a comparison is
+# `Conventions.relation_for(operator)`, the operator of a name `Conventions.operator_of(name)`.
+DERIVED_RELATIONS: frozenset[str] = default_conventions().accepted_names()
 
 
 @dataclass(frozen=True, slots=True)

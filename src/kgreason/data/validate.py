@@ -8,11 +8,12 @@ one `DataError`; `kgreason validate` prints the report. Every check is listed in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kgreason.conventions.model import Conventions, default_conventions
 from kgreason.data.gold import DerivedCheck, GoldContext, KGLookup, check_gold_item
 from kgreason.data.problems import fold_repeats
 from kgreason.data.readers import (
@@ -22,7 +23,7 @@ from kgreason.data.readers import (
     read_kg,
     read_questions,
 )
-from kgreason.data.records import LEVELS, AnswerRecord, Dataset, Document, KGTriple, Question
+from kgreason.data.records import LEVELS, AnswerRecord, Dataset, Document, KGTriple, PathTriple, Question
 from kgreason.errors import Problem
 
 DOCUMENT_FILE = "document.json"
@@ -122,12 +123,18 @@ class _Files:
 
 
 def check_dataset(
-    root: Path, *, check_gold: bool = True, check_derived: DerivedCheck | None = None
+    root: Path,
+    *,
+    check_gold: bool = True,
+    check_derived: DerivedCheck | None = None,
+    conventions: Conventions | None = None,
 ) -> ValidationReport:
     """Read and check a dataset folder (see docs/data.md for every check and whether it is fatal).
 
     `check_gold=False` skips the gold-path checks (KG membership, derived triples, connectivity, answers on
-    the path); `check_derived` replaces `kgreason.kg.values.check_derived_triple` (tests use this).
+    the path); `check_derived` replaces `kgreason.kg.values.check_derived_triple` (tests use this);
+    `conventions` (default: the project's, `kgreason/conventions/default.json`) says which derived relation
+    names, answer formats and constraint keys are known (others are warnings, see docs/conventions.md).
     """
     if not root.is_dir():
         what = "is a file" if root.exists() else "folder not found"
@@ -140,8 +147,9 @@ def check_dataset(
     if files.gold is not None:
         gold = _check_gold_against_questions(files.gold, files.questions, files.problems)
         if check_gold:
-            derived = check_derived or _default_derived_check()
-            files.problems += _check_gold_paths(files, files.gold, gold, derived)
+            conv = conventions or default_conventions()
+            derived = check_derived or _default_derived_check(conv)
+            files.problems += _check_gold_paths(files, files.gold, gold, derived, conv)
 
     problems = _ordered(files)
     has_errors = any(p.severity == "error" for p in problems)
@@ -155,12 +163,15 @@ def check_answer_file(path: Path) -> ValidationReport:
     return ValidationReport(str(path), AnswerFileSummary(len(result.items)), tuple(fold_repeats(result.problems)), None)
 
 
-def _default_derived_check() -> DerivedCheck:
+def _default_derived_check(conventions: Conventions) -> DerivedCheck:
     # Imported here, not at the top: typed-value parsing is only needed when a folder has gold items, and the
     # KG layer must stay free to import the data layer without a cycle.
     from kgreason.kg.values import check_derived_triple
 
-    return check_derived_triple
+    def check(triple: PathTriple, kg: Sequence[KGTriple], question: str) -> str | None:
+        return check_derived_triple(triple, kg, question, conventions)
+
+    return check
 
 
 def _read_required(path: Path, what: str, reader: Callable[[Path], FileResult[T]]) -> FileResult[T]:
@@ -281,7 +292,11 @@ def _check_gold_against_questions(
 
 
 def _check_gold_paths(
-    files: _Files, gold_file: FileResult[AnswerRecord], gold: dict[str, AnswerRecord], check_derived: DerivedCheck
+    files: _Files,
+    gold_file: FileResult[AnswerRecord],
+    gold: dict[str, AnswerRecord],
+    check_derived: DerivedCheck,
+    conventions: Conventions,
 ) -> list[Problem]:
     """Gold-path checks for every item whose document's KG read without error (else its errors come first)."""
     questions = {q.value.query_id: q.value for q in files.questions.items}
@@ -294,7 +309,9 @@ def _check_gold_paths(
             continue
         if rec.doc_id not in lookups:
             lookups[rec.doc_id] = KGLookup.build(Path(kg.file).name, [t.value for t in kg.items])
-        ctx = GoldContext(gold_file.file, labels[query_id], questions[query_id], lookups[rec.doc_id], check_derived)
+        ctx = GoldContext(
+            gold_file.file, labels[query_id], questions[query_id], lookups[rec.doc_id], check_derived, conventions
+        )
         problems += check_gold_item(rec, ctx)
     return problems
 

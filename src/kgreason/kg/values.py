@@ -9,7 +9,9 @@
   Quantities of different dimensions are never compared.
 
 `check_derived_triple` verifies a derived comparison triple (`晚于`, `早于`, `处于时期内`, `数值大于`, ...; see
-docs/annotation.md) against a KG and a question: the loader's validator and the reasoner both call it.
+docs/annotation.md) against a KG and a question: the loader's validator and the reasoner both call it. Relation
+names are read through `kgreason.conventions` (`大于` is the operator `gt`, as `数值大于` is); `holding_operators`
+says which comparisons hold between two operands whatever the relation is called (`kgreason conventions learn`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from kgreason.data.records import DERIVED_RELATIONS, KGTriple, PathTriple
+from kgreason.conventions.model import (
+    NUMBER_OPERATORS,
+    TIME_OPERATORS,
+    Conventions,
+    NumberOperator,
+    Operator,
+    TimeOperator,
+    default_conventions,
+    is_number_operator,
+    is_time_operator,
+)
+from kgreason.data.records import KGTriple, PathTriple
 from kgreason.kg.vocab import (
     is_alias_relation,
     is_period_end_relation,
@@ -34,8 +47,9 @@ from kgreason.text.normalize import normalize_text
 Day = tuple[int, int, int]  # (year, month, day); year < 0 before the common era
 Precision = Literal["day", "month", "part_month", "part_year", "year", "decade", "century", "span"]
 
-DATE_RELATIONS: frozenset[str] = frozenset({"晚于", "早于", "同时", "处于时期内", "不处于时期内"})
-NUMBER_RELATIONS: frozenset[str] = frozenset({"数值大于", "数值小于", "数值等于", "数值不小于", "数值不大于"})
+# Every name the default conventions read as a date / a number comparison (`大于` as well as `数值大于`).
+DATE_RELATIONS: frozenset[str] = default_conventions().accepted_names(TIME_OPERATORS)
+NUMBER_RELATIONS: frozenset[str] = default_conventions().accepted_names(NUMBER_OPERATORS)
 
 # ---------------------------------------------------------------------------------------------------------------
 # Shared text preparation
@@ -741,36 +755,52 @@ def find_quantities(text: str) -> list[QuantityMention]:
 _REL_TOL = 1e-9
 
 
-def date_holds(relation: str, left: DateValue, right: DateValue | Period) -> bool:
-    """Whether `left relation right` holds on whole intervals (`2012年` is not after `2012年3月`)."""
+def date_operator_holds(op: TimeOperator, left: DateValue, right: DateValue | Period) -> bool:
+    """Whether `left op right` holds on whole intervals (`2012年` is not after `2012年3月`)."""
     lo, hi = right.lo, right.hi
-    if relation == "晚于":
+    if op == "after":
         return left.lo > hi
-    if relation == "早于":
+    if op == "before":
         return left.hi < lo
-    if relation == "同时":
+    if op == "same":
         return left.lo <= hi and lo <= left.hi
-    if relation == "处于时期内":
+    if op == "within":
         return lo <= left.lo and left.hi <= hi
-    if relation == "不处于时期内":
-        return left.hi < lo or left.lo > hi
-    raise ValueError(f"not a date relation: {relation}")
+    return left.hi < lo or left.lo > hi  # not_within
+
+
+def number_operator_holds(op: NumberOperator, left: Quantity, right: Quantity) -> bool:
+    """Whether `left op right` holds for two quantities of one dimension (ranges compare as wholes)."""
+    tol = _REL_TOL * max(abs(left.lo), abs(left.hi), abs(right.lo), abs(right.hi), 1.0)
+    if op == "gt":
+        return left.lo > right.hi + tol
+    if op == "lt":
+        return left.hi < right.lo - tol
+    if op == "ge":
+        return left.lo >= right.hi - tol
+    if op == "le":
+        return left.hi <= right.lo + tol
+    return abs(left.lo - right.lo) <= tol and abs(left.hi - right.hi) <= tol  # eq
+
+
+def _operator(relation: str, conventions: Conventions | None) -> Operator | None:
+    return (conventions or default_conventions()).operator_of(relation)
+
+
+def date_holds(relation: str, left: DateValue, right: DateValue | Period) -> bool:
+    """`date_operator_holds` for a relation name (`晚于`, ... or any name the default conventions accept)."""
+    op = _operator(relation, None)
+    if op is None or not is_time_operator(op):
+        raise ValueError(f"not a date relation: {relation}")
+    return date_operator_holds(op, left, right)
 
 
 def number_holds(relation: str, left: Quantity, right: Quantity) -> bool:
-    """Whether `left relation right` holds for two quantities of one dimension (ranges compare as wholes)."""
-    tol = _REL_TOL * max(abs(left.lo), abs(left.hi), abs(right.lo), abs(right.hi), 1.0)
-    if relation == "数值大于":
-        return left.lo > right.hi + tol
-    if relation == "数值小于":
-        return left.hi < right.lo - tol
-    if relation == "数值不小于":
-        return left.lo >= right.hi - tol
-    if relation == "数值不大于":
-        return left.hi <= right.lo + tol
-    if relation == "数值等于":
-        return abs(left.lo - right.lo) <= tol and abs(left.hi - right.hi) <= tol
-    raise ValueError(f"not a numeric relation: {relation}")
+    """`number_operator_holds` for a relation name (`数值大于`, `大于`, ...)."""
+    op = _operator(relation, None)
+    if op is None or not is_number_operator(op):
+        raise ValueError(f"not a numeric relation: {relation}")
+    return number_operator_holds(op, left, right)
 
 
 def is_measure(q: Quantity | None) -> bool:
@@ -787,6 +817,77 @@ def compare_quantities(relation: str, left: Quantity, right: Quantity) -> bool |
     if left.dimension != right.dimension:
         return None
     return number_holds(relation, left, right)
+
+
+def _comparable_quantities(left: str, right: str) -> tuple[Quantity, Quantity] | None:
+    lq = parse_quantity(left) or parse_quantity(left, lenient=True)
+    rq = parse_quantity(right) or parse_quantity(right, lenient=True)
+    if lq is None or rq is None:
+        return None
+    lq, rq = lq.in_unit_of(rq), rq.in_unit_of(lq)
+    return (lq, rq) if lq.dimension == rq.dimension else None
+
+
+# Date and time-of-day words after a number: `2005年` is a year and `3天` a duration, not a count of things.
+_NOT_MEASURE_WORDS = frozenset("年月日号时分秒")
+
+
+def parse_count(text: str) -> tuple[int, str] | None:
+    """A count as an answer spells it: `(4, "")` for `4`, `(4, "艘")` for `4艘`, `(112, "单元")`; else None.
+
+    Arabic digits only; the measure word is a counter (`艘`, `架`, `人`, ...) or any other one- or two-character
+    word that is not a unit of measurement, a number word (`万`) or a date word (`2005年`).
+    """
+    s = _prep(text)
+    m = re.fullmatch(r"(\d+)(\D{0,2})", s)
+    if m is None:
+        return None
+    n, word = int(m.group(1)), m.group(2)
+    if not word:
+        return n, ""
+    unit = UNITS.get(word)
+    if unit is not None:
+        return (n, word) if unit.dimension.startswith("count:") else None
+    if word[0] in _MULTIPLIERS or any(ch in _NOT_MEASURE_WORDS for ch in word) or parse_date(text) is not None:
+        return None
+    if not all(unicodedata.category(ch) == "Lo" for ch in word):
+        return None
+    return n, word
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What two operands are as values, and which comparisons hold between them (left `op` right)."""
+
+    kind: Literal["time", "number"]
+    holds: tuple[Operator, ...]
+
+
+def holding_operators(left: str, right: str, kg: Sequence[KGTriple] = ()) -> Reading | None:
+    """Which comparison operators hold between two operands, or None when they are not comparable values.
+
+    Time: the left operand is a date and the right one a date or a KG period (start and end); `within` /
+    `not_within` read the right operand as a period first, the others as a date first, as `check_derived_triple`
+    does. Numbers: two quantities of one dimension (a bare number takes the other side's unit). The relation's
+    name plays no part: this is how `kgreason conventions learn` and the validator read a relation they do not know.
+    """
+    lv = parse_date(left, allow_bare_year=True)
+    if lv is not None:
+        as_date = parse_date(right, allow_bare_year=True)
+        as_period = find_period(right, kg) if kg else None
+        if as_date is not None or as_period is not None:
+            holds: list[Operator] = []
+            for op in TIME_OPERATORS:
+                first, second = (as_period, as_date) if op in ("within", "not_within") else (as_date, as_period)
+                rv = first if first is not None else second
+                if rv is not None and date_operator_holds(op, lv, rv):
+                    holds.append(op)
+            return Reading("time", tuple(holds))
+    pair = _comparable_quantities(left, right)
+    if pair is None:
+        return None
+    lq, rq = pair
+    return Reading("number", tuple(op for op in NUMBER_OPERATORS if number_operator_holds(op, lq, rq)))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -806,8 +907,13 @@ def resolve_time(operand: str, kg: Sequence[KGTriple]) -> DateValue | Period | N
     return find_period(operand, kg)
 
 
-def check_derived_triple(triple: PathTriple, kg: Sequence[KGTriple], question: str) -> str | None:
+def check_derived_triple(
+    triple: PathTriple, kg: Sequence[KGTriple], question: str, conventions: Conventions | None = None
+) -> str | None:
     """None when the derived comparison `triple` holds; otherwise a short reason why not.
+
+    The relation is any name `conventions` (default: the project's) reads as a comparison operator (`大于` and
+    `数值大于` are both `gt`).
 
     Operands must be spelled as KG values (compared normalised) or, for a threshold, appear in the question.
     Dates: `晚于` = left interval entirely after the right one, `早于` entirely before, `同时` overlapping;
@@ -816,7 +922,8 @@ def check_derived_triple(triple: PathTriple, kg: Sequence[KGTriple], question: s
     one dimension after unit conversion (a bare number takes the other side's unit).
     """
     left, relation, right = triple
-    if relation not in DERIVED_RELATIONS:
+    op = _operator(relation, conventions)
+    if op is None:
         return f"'{relation}' is not a derived comparison relation"
     q_norm = normalize_text(question)
     for operand in (left, right):
@@ -826,12 +933,12 @@ def check_derived_triple(triple: PathTriple, kg: Sequence[KGTriple], question: s
         if n not in q_norm and not _spelled_in_kg(n, kg):
             return f"operand '{operand}' is neither a KG value nor in the question"
 
-    if relation in DATE_RELATIONS:
+    if is_time_operator(op):
         lv = parse_date(left, allow_bare_year=True)
         if lv is None:
             return f"cannot read '{left}' as a date"
         rv: DateValue | Period | None
-        if relation in ("处于时期内", "不处于时期内"):
+        if op in ("within", "not_within"):
             rv = find_period(right, kg)
             if rv is None:
                 rv = parse_date(right, allow_bare_year=True)
@@ -841,26 +948,24 @@ def check_derived_triple(triple: PathTriple, kg: Sequence[KGTriple], question: s
             rv = resolve_time(right, kg)
             if rv is None:
                 return f"cannot read '{right}' as a date or a period with start and end in the KG"
-        if not date_holds(relation, lv, rv):
+        if not date_operator_holds(op, lv, rv):
             return (
                 f"false: '{left}' {relation} '{right}' does not hold ({_span(lv.lo, lv.hi)} vs {_span(rv.lo, rv.hi)})"
             )
         return None
 
-    if relation in NUMBER_RELATIONS:
-        lq = parse_quantity(left) or parse_quantity(left, lenient=True)
-        rq = parse_quantity(right) or parse_quantity(right, lenient=True)
-        if lq is None:
-            return f"cannot read '{left}' as a number"
-        if rq is None:
-            return f"cannot read '{right}' as a number"
-        result = compare_quantities(relation, lq, rq)
-        if result is None:
-            return f"different dimensions: '{left}' ({lq.dimension}) vs '{right}' ({rq.dimension})"
-        if not result:
-            return f"false: '{left}' {relation} '{right}' does not hold"
-        return None
-    return f"no check implemented for '{relation}'"
+    lq = parse_quantity(left) or parse_quantity(left, lenient=True)
+    rq = parse_quantity(right) or parse_quantity(right, lenient=True)
+    if lq is None:
+        return f"cannot read '{left}' as a number"
+    if rq is None:
+        return f"cannot read '{right}' as a number"
+    lq, rq = lq.in_unit_of(rq), rq.in_unit_of(lq)
+    if lq.dimension != rq.dimension:
+        return f"different dimensions: '{left}' ({lq.dimension}) vs '{right}' ({rq.dimension})"
+    if not is_number_operator(op) or not number_operator_holds(op, lq, rq):
+        return f"false: '{left}' {relation} '{right}' does not hold"
+    return None
 
 
 def _span(lo: Day, hi: Day) -> str:
