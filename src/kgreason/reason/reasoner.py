@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from kgreason.data.records import DERIVED_RELATIONS, AnswerRecord, Dataset, Path, PathTriple, Question
+from kgreason.conventions import Conventions
+from kgreason.data.records import AnswerRecord, Dataset, Path, PathTriple, Question
 from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.kg.values import check_derived_triple
@@ -30,6 +31,7 @@ from kgreason.reason.constraints import constraints_dict
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates
 from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.llm_choice import LLMDecision, choose
+from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
 from kgreason.reason.select import Selection, find_selection, select_candidates
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
@@ -53,11 +55,13 @@ def empty_record(q: Question) -> AnswerRecord:
     return AnswerRecord(q.query_id, q.doc_id, q.question, "", (), (), (), {}, q.difficulty)
 
 
-def verify_path(path: Path, index: KGIndex, question: str) -> None:
-    """Every triple is the KG's (in its direction) or a derived comparison the program can justify."""
+def verify_path(path: Path, index: KGIndex, question: str, conventions: Conventions | None = None) -> None:
+    """Every triple is the KG's (in its direction) or a derived comparison the program can justify (its relation
+    read through `conventions`, default: the project's)."""
+    conv = conventions or INTERNAL
     for t in path:
-        if t[1] in DERIVED_RELATIONS and not index.contains_triple(t):
-            reason = check_derived_triple(t, index.triples, question)
+        if conv.is_derived_relation(t[1]) and not index.contains_triple(t):
+            reason = check_derived_triple(t, index.triples, question, conv)
             if reason is not None:
                 raise EvidenceError(f"derived triple {t} does not hold: {reason}")
         elif not index.contains_triple(t):
@@ -116,9 +120,11 @@ class Reasoner:
         llm: LLM | None = None,
         scorer: TripleScorer | None = None,
         embedder: Embedder | None = None,
+        conventions: Conventions | None = None,
     ) -> None:
         self.dataset = dataset
         self.config = config or ReasonerConfig()
+        self.conventions = conventions or INTERNAL  # how answers are written (kgreason.conventions)
         self.llm = llm
         self.scorer = scorer
         self.embedder = embedder
@@ -206,9 +212,9 @@ class Reasoner:
         clock.lap("choose")
         chosen = shown[decision.chosen] if shown else None
         record = self.assemble(q, index, analysis, chosen)
-        verify_path(record.main_path, index, q.question)
+        verify_path(record.main_path, index, q.question, self.conventions)
         for alt in record.alt_paths:
-            verify_path(alt, index, q.question)
+            verify_path(alt, index, q.question, self.conventions)
         clock.lap("assemble")
         trace = trace_entry(
             q, index, analysis, scored, shown, decision, record, self.sentences(q.doc_id), clock.total()
@@ -218,11 +224,20 @@ class Reasoner:
         return QuestionResult(record, trace)
 
     def assemble(self, q: Question, index: KGIndex, analysis: Analysis, cand: Candidate | None) -> AnswerRecord:
+        conv = self.conventions
         if cand is None:
-            return replace(empty_record(q), constraints=constraints_dict(analysis, None, self._single_fact(q)))
-        answer_type = cand.answer_type
-        if analysis.form in ("set",) and len(cand.answers) >= 1:
-            answer_type = "实体集合"
+            constraints = constraints_dict(analysis, None, self._single_fact(q))
+            return replace(empty_record(q), constraints=written_constraints(constraints, conv))
+        is_set = analysis.form == "set" and cand.origin not in ("bool", "count") and len(cand.answers) >= 1
+        answer_type, answers = written_answer(
+            cand.answer_type,
+            cand.answers,
+            origin=cand.origin,
+            is_set=is_set,
+            member_types=member_types(index, cand.answer_keys),
+            measure_word=analysis.measure_word,
+            conv=conv,
+        )
         alts = tuple(a for a in cand.alts if a and a != cand.main and _valid_path(a, index, q.question))
         main = _with_inner_anchors(cand.main, analysis)
         return AnswerRecord(
@@ -230,10 +245,10 @@ class Reasoner:
             doc_id=q.doc_id,
             question=q.question,
             answer_type=answer_type,
-            answers=cand.answers,
-            main_path=main,
-            alt_paths=alts[: self.config.alt_paths],
-            constraints=constraints_dict(analysis, cand, self._single_fact(q)),
+            answers=answers,
+            main_path=written_path(main, index, conv),
+            alt_paths=tuple(written_path(a, index, conv) for a in alts[: self.config.alt_paths]),
+            constraints=written_constraints(constraints_dict(analysis, cand, self._single_fact(q)), conv),
             difficulty=q.difficulty,
         )
 
