@@ -16,6 +16,7 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, connect
 from kgreason.kg.values import DateValue, Period, compare_quantities, date_holds, parse_date
 from kgreason.reason.analysis import Analysis, NumericThreshold, TimeWindow
+from kgreason.reason.lexicon import COUNTRY_TYPE_WORDS
 from kgreason.reason.scoring import PLACE_RELATION_HINTS, relation_match
 from kgreason.text.normalize import normalize_text
 
@@ -212,6 +213,8 @@ def entity_role(index: KGIndex, key: str, via: Chain | None, marked: str | None)
     relation that connects it."""
     if via is not None and any(any(h in e.relation for h in TYPE_RELATION_HINTS) for e in via.edges):
         return "type"
+    if any(h in index.types_text(key) for h in TYPE_RELATION_HINTS):
+        return "type"  # the KG types the node as a category (`第五代战斗机`: 类别)
     if marked:
         return marked
     node = index.nodes.get(key)
@@ -242,6 +245,8 @@ def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str 
             return Check("entity", "exclude", text, True, note="not connected, as the negation asks")
         return Check("entity", "exclude", text, False, via.triples, note="connected, but the question excludes it")
     role = entity_role(index, key, via, marked)
+    if role == "camp" and any(w in index.types_text(key) for w in COUNTRY_TYPE_WORDS):
+        role = "country"  # a side that the KG types as a country (conventions may key it apart: `country`)
     if via is None:
         # A place named inside a node's name needs no triple (`日本` in `日本横须贺港`).
         if role == "place" and any(key in n and key != n for n in nodes):

@@ -302,6 +302,8 @@ EXCLUDE_FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("除了", ("以外", "之外", "外")),
     ("除", ("以外", "之外", "外")),
 )
+# KG node types that mark a country (a side of that kind: some annotators key it `country`, not `camp`).
+COUNTRY_TYPE_WORDS: tuple[str, ...] = ("国家", "国")
 # Words of a yes/no question asking whether two things share a value (`是否出自同一家船厂`).
 SAME_WORDS: tuple[str, ...] = ("同一", "相同", "一样", "同样", "同一个", "同一家")
 PERSON_WORDS: tuple[str, ...] = ("谁", "哪位", "哪名", "哪个人", "什么人", "哪一位", "何人")
