@@ -4,6 +4,7 @@ labels. An invented KG (no data set's facts), so that nothing here can be passed
 
 from __future__ import annotations
 
+from kgreason.conventions import Conventions, default_conventions, parse_conventions
 from kgreason.data.records import AnswerRecord, Dataset, Document, KGTriple, Question
 from kgreason.kg.index import KGIndex
 from kgreason.reason.reasoner import Reasoner, verify_path
@@ -53,16 +54,31 @@ def kg() -> tuple[KGTriple, ...]:
     return tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(ROWS, start=1))
 
 
-def answer(question: str, level: str = "L2") -> AnswerRecord:
+def answer(question: str, level: str = "L2", conventions: Conventions | None = None) -> AnswerRecord:
     ds = Dataset(
         root="memory",
         documents={"doc_01": Document("doc_01", DOCUMENT)},
         kgs={"doc_01": kg()},
         questions=(Question("doc_01_001", "doc_01", question, level),),  # type: ignore[arg-type]
     )
-    rec = Reasoner(ds).answer(ds.questions[0]).record
-    verify_path(rec.main_path, KGIndex("doc_01", kg()), question)
+    rec = Reasoner(ds, conventions=conventions).answer(ds.questions[0]).record
+    verify_path(rec.main_path, KGIndex("doc_01", kg()), question, conventions)
     return rec
+
+
+# another annotator's habits (as `kgreason conventions learn` finds them in ccks_ext_dev's gold)
+OTHER = parse_conventions(
+    {
+        "constraint_keys": {"exclude": "exclude", "order": "compare", "country": "country"},
+        "derived_relations": {"gt": {"write": "大于", "accept": ["大于"]}},
+        "answers": {
+            "count_format": "measure_word",
+            "set_type": {"style": "by_member_type", "generic": "实体集合", "suffix": "集合"},
+        },
+    },
+    "test",
+    default_conventions(),
+)
 
 
 def test_how_many_answered_by_the_number_the_kg_states() -> None:
@@ -121,8 +137,18 @@ def test_a_quoted_word_is_a_label_not_a_superlative() -> None:
 def test_exclusion_keeps_the_members_not_connected_to_the_negated_name() -> None:
     rec = answer("采购雷鸣火箭炮的国家中，哪些国家不是丙联盟成员？", "L3")
     assert set(rec.answers) == {"丁国", "戊国"}
-    assert rec.constraints.get("exclude", "").startswith("丙联盟")
+    assert rec.answer_type == "实体集合"
+    assert rec.constraints == {"camp": "丙联盟成员"}  # the default writes a negation under the side's key
     assert all("丙联盟" not in t for t in rec.main_path)
+    other = answer("采购雷鸣火箭炮的国家中，哪些国家不是丙联盟成员？", "L3", OTHER)
+    assert other.constraints == {"exclude": "丙联盟成员"}
+    assert other.answer_type == "国家集合"
+
+
+def test_conventions_name_the_derived_relation_and_the_comparison_key() -> None:
+    rec = answer("甲国和乙国签约采购的数量，哪个国家更多？", conventions=OTHER)
+    assert ("45辆", "大于", "30辆") in rec.main_path
+    assert "compare" in rec.constraints and "order" not in rec.constraints
 
 
 def test_select_then_ask_among_named_entities() -> None:
