@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from kgreason.conventions import default_conventions, load_conventions
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.loader import load_dataset
 from kgreason.data.records import Question
@@ -96,6 +97,15 @@ def run(
         ),
     ] = "auto",
     no_resume: Annotated[bool, typer.Option("--no-resume", help="Start over instead of resuming.")] = False,
+    conventions_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--conventions",
+            help="Annotation conventions to write answers in (derived relation names, counts, yes/no, set types, "
+            "constraint keys): a file from `kgreason conventions learn GOLD.json -o FILE`; default: the packaged "
+            "ones (docs/conventions.md).",
+        ),
+    ] = None,
 ) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     dataset, warnings = load_dataset(data_dir, check_gold=False)
@@ -107,15 +117,18 @@ def run(
     if max_hops is not None:
         config = replace(config, max_hops=max_hops)
     relevance_kind = resolve_relevance(relevance, llm)
+    conventions = load_conventions(conventions_file) if conventions_file is not None else default_conventions()
     trace_path = trace or default_trace_path(output)
     # What makes two runs' answers comparable; a journal written with other settings is not resumed.
     settings: dict[str, Any] = {"llm": llm.strip(), "relevance": relevance_kind, "config": asdict(config)}
+    if conventions_file is not None:
+        settings["conventions"] = conventions.to_json()
     if not no_resume:
         check_resumable(trace_path, settings)  # before loading any model: a refusal should be quick
     model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(msg, markup=False))
     try:
         scorer, embedder = load_relevance(relevance_kind)
-        reasoner = Reasoner(dataset, config, llm=model, scorer=scorer, embedder=embedder)
+        reasoner = Reasoner(dataset, config, llm=model, scorer=scorer, embedder=embedder, conventions=conventions)
         show = sys.stderr.isatty()
         with Progress(
             TextColumn("[bold]answering"),
