@@ -20,7 +20,7 @@ from kgreason.reason.attributes import AttributeOption, attribute_options, optio
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, CheckKind, check_entity, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
-from kgreason.reason.scoring import ChainScore, prefix_score, score_chain
+from kgreason.reason.scoring import ChainScore, ChainScorer
 
 # Relevance of a chain from an external model, in [0, 1]; None when none is configured.
 ExternalScore = Callable[[Sequence[Chain]], list[float] | None]
@@ -53,22 +53,23 @@ def chain_starts(analysis: Analysis) -> list[str]:
 
 
 def score_all(
-    index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, external: ExternalScore | None
+    index: KGIndex,
+    analysis: Analysis,
+    cfg: ReasonerConfig,
+    external: ExternalScore | None,
+    scorer: ChainScorer | None = None,
 ) -> list[ScoredChain]:
     starts = chain_starts(analysis)
     if not starts:
         return []
-
-    def prefix(c: Chain) -> float:
-        return prefix_score(index, c, analysis)
-
+    scorer = scorer or ChainScorer(index, analysis, cfg.weights)
     chains = search_chains(
-        index, starts, max_hops=cfg.max_hops, beam=cfg.beam, prefix_score=prefix, max_chains=cfg.max_chains
+        index, starts, max_hops=cfg.max_hops, beam=cfg.beam, prefix_score=scorer.prefix, max_chains=cfg.max_chains
     )
     out: list[ScoredChain] = []
     marked = set(analysis.roles)
     for c in chains:
-        s = score_chain(index, c, analysis, cfg.weights)
+        s = scorer.score(c)
         if c.start in marked and len(starts) > 1:
             s = replace(s, total=s.total - cfg.marked_start_penalty)
         out.append(ScoredChain(c, s))
@@ -152,6 +153,7 @@ def _member_candidates(
     best: ScoredChain,
     starts: list[str],
     known: dict[tuple[Edge, ...], ChainScore],
+    scorer: ChainScorer,
 ) -> list[Candidate]:
     members = follow_signature(index, start, sig)[: cfg.max_set_size * 3] or [best.chain]
     rows: list[tuple[Chain, ChainScore, list[Check]]] = []
@@ -161,7 +163,7 @@ def _member_candidates(
         if group & seen_ends:
             continue
         seen_ends |= group
-        sc = known.get(m.edges) or score_chain(index, m, analysis, cfg.weights, best.score.external)
+        sc = known.get(m.edges) or scorer.score(m, best.score.external)
         rows.append((m, sc, run_checks(index, m, analysis, starts, cfg.entity_checks)))
     passing = [r for r in rows if not any(c.ok is False for c in r[2])]
     form = analysis.form
@@ -326,13 +328,14 @@ def chain_candidates(
     index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, external: ExternalScore | None = None
 ) -> tuple[list[Candidate], list[ScoredChain]]:
     """Candidates for entity / set / count / time / number / place questions, best first."""
-    scored = score_all(index, analysis, cfg, external)
+    scorer = ChainScorer(index, analysis, cfg.weights)
+    scored = score_all(index, analysis, cfg, external, scorer)
     starts = key_starts(analysis)
     cands: list[Candidate] = []
     known = {sc.chain.edges: sc.score for sc in scored}
     n_groups = cfg.constrained_top_groups if analysis.times or analysis.numerics else cfg.top_groups
     for start, sig, best in top_groups(scored, n_groups):
-        cands.extend(_member_candidates(index, analysis, cfg, start, sig, best, starts, known))
+        cands.extend(_member_candidates(index, analysis, cfg, start, sig, best, starts, known, scorer))
     return merge_candidates(cands), scored
 
 

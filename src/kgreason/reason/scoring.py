@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
-from kgreason.kg.index import KGIndex
+from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.kg.values import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
@@ -204,6 +205,106 @@ class ChainScore:
     hop_scores: tuple[float, ...]
 
 
+class ChainScorer:
+    """`score_chain` for one question, remembering what chains share: the evidence of each hop (chains from one
+    start share their prefixes) and the answer kind of each end. Build one per question."""
+
+    def __init__(self, index: KGIndex, analysis: Analysis, weights: Weights) -> None:
+        self.index = index
+        self.analysis = analysis
+        self.weights = weights
+        self._residual = analysis.residual
+        self._content = content_positions(analysis.residual)
+        self._mentions = analysis.mention_set
+        self._hops: dict[int, tuple[frozenset[int], float, bool]] = {}
+        self._alias_cover: dict[int, frozenset[int]] = {}
+        self._kinds: dict[tuple[str, int], float] = {}
+        self._prefix_hops: dict[int, float] = {}
+
+    def _hop(self, e: Edge) -> tuple[frozenset[int], float, bool]:
+        """(positions covered, hop score, weak) of one edge: a hop is supported by a relation word, or by the
+        question naming (part of) the node it reaches (`所用的发动机` -> `F135涡扇发动机`)."""
+        key = id(e)
+        got = self._hops.get(key)
+        if got is None:
+            m = relation_match(e.relation, self._residual)
+            reached = node_match(self.index, e.dst, self._residual) if e.dst not in self._mentions else frozenset({-1})
+            covered = m.covered | (reached - {-1})
+            got = (covered, max(m.score, NODE_SUPPORT if reached else 0.0), m.score < 0.3 and not reached)
+            self._hops[key] = got
+        return got
+
+    def _kind(self, chain: Chain) -> float:
+        key = (chain.end, id(chain.edges[-1]) if chain.edges else 0)
+        got = self._kinds.get(key)
+        if got is None:
+            w = self.weights
+            got = answer_kind_score(self.index, chain, self.analysis, w.type_match, w.type_mismatch)
+            self._kinds[key] = got
+        return got
+
+    def prefix(self, chain: Chain) -> float:
+        """Beam ordering of partial chains: evidence for each hop so far (relation word or named node), minus a
+        little per hop."""
+        s = 0.0
+        for i, e in enumerate(chain.edges):
+            if e.is_alias and i == 0:
+                continue
+            key = id(e)
+            step = self._prefix_hops.get(key)
+            if step is None:
+                rel = relation_match(e.relation, self._residual).score
+                node = 0.5 if e.dst in self._mentions or node_match(self.index, e.dst, self._residual) else 0.0
+                step = max(rel, node) - 0.1
+                self._prefix_hops[key] = step
+            s += step
+        return s
+
+    def score(self, chain: Chain, external: float | None = None) -> ChainScore:
+        analysis, weights = self.analysis, self.weights
+        covered: set[int] = set()
+        hop_scores: list[float] = []
+        weak = 0
+        for i, e in enumerate(chain.edges):
+            if e.is_alias and i == 0 and chain.hops > 1:
+                # the step from the name the question uses to the node the KG describes: no evidence needed
+                covered |= relation_match(e.relation, self._residual).covered
+                continue
+            hop_covered, hop_score, hop_weak = self._hop(e)
+            covered |= hop_covered
+            hop_scores.append(hop_score)
+            weak += hop_weak
+        # `X -r-> Y <-r- Z` reaches a sibling of X; rarely what a question asks (it would say 同样 / 也)
+        edges = chain.edges
+        weak += sum(1 for a, b in pairwise(edges) if a.relation == b.relation and a.forward != b.forward)
+        content = self._content
+        coverage = len(covered & content) / len(content) if content else 0.0
+        mean_rel = sum(hop_scores) / len(hop_scores) if hop_scores else 0.0
+        kind = self._kind(chain)
+        # Passing through another entity the question names supports the chain, unless the question marks it as a
+        # side / place to check (`隶属X`) or a time bound: those are constraints, not stations of the chain.
+        bound = analysis.bound_keys
+        bridges = [n for n in chain.nodes[1:-1] if n in self._mentions]
+        bridge_mentions = sum(1 for n in bridges if n not in bound and n not in analysis.roles)
+        weak += sum(1 for n in bridges if n in analysis.roles or n in bound)
+        # the answer is the object of the relation the question asks about (`…舷号是什么` -> a last hop 舷号)
+        asked = 0.0
+        if analysis.asked and edges and edges[-1].forward:
+            asked = relation_match(edges[-1].relation, analysis.asked).score
+        ext = external if external is not None else 0.0
+        total = (
+            weights.asked_relation * asked
+            + weights.coverage * coverage
+            + weights.mean_relation * mean_rel
+            + weights.answer_kind * kind
+            - weights.hop_penalty * max(0, len(hop_scores) - 1)
+            - weights.weak_hop_penalty * weak
+            + weights.bridge_mention * bridge_mentions
+            + weights.external * ext
+        )
+        return ChainScore(total, coverage, mean_rel, kind, ext, tuple(hop_scores))
+
+
 def score_chain(
     index: KGIndex,
     chain: Chain,
@@ -211,67 +312,10 @@ def score_chain(
     weights: Weights,
     external: float | None = None,
 ) -> ChainScore:
-    residual = analysis.residual
-    content = content_positions(residual)
-    covered: set[int] = set()
-    hop_scores: list[float] = []
-    weak = 0
-    mention_keys = analysis.mention_set
-    for i, e in enumerate(chain.edges):
-        m = relation_match(e.relation, residual)
-        covered |= m.covered
-        if e.is_alias and i == 0 and chain.hops > 1:
-            continue  # the step from the name the question uses to the node the KG describes: no evidence needed
-        # A hop is supported by a relation word, or by the question naming (part of) the node it reaches
-        # (`所用的发动机` -> `F135涡扇发动机`).
-        reached = node_match(index, e.dst, residual) if e.dst not in mention_keys else frozenset({-1})
-        covered |= reached - {-1}
-        hop_scores.append(max(m.score, NODE_SUPPORT if reached else 0.0))
-        if m.score < 0.3 and not reached:
-            weak += 1
-    # `X -r-> Y <-r- Z` reaches a sibling of X; rarely what a question asks (it would say 同样 / 也)
-    siblings = sum(
-        1
-        for a, b in zip(chain.edges, chain.edges[1:], strict=False)
-        if a.relation == b.relation and a.forward != b.forward
-    )
-    weak += siblings
-    coverage = len(covered & content) / len(content) if content else 0.0
-    mean_rel = sum(hop_scores) / len(hop_scores) if hop_scores else 0.0
-    kind = answer_kind_score(index, chain, analysis, weights.type_match, weights.type_mismatch)
-    # Passing through another entity the question names supports the chain, unless the question marks it as a
-    # side / place to check (`隶属X`) or a time bound: those are constraints, not stations of the chain.
-    bound = analysis.bound_keys
-    bridges = [n for n in chain.nodes[1:-1] if n in mention_keys]
-    bridge_mentions = sum(1 for n in bridges if n not in bound and n not in analysis.roles)
-    weak += sum(1 for n in bridges if n in analysis.roles or n in bound)
-    # the answer is the object of the relation the question asks about (`…舷号是什么` -> a last hop 舷号)
-    asked = 0.0
-    if analysis.asked and chain.edges and chain.edges[-1].forward:
-        asked = relation_match(chain.edges[-1].relation, analysis.asked).score
-    ext = external if external is not None else 0.0
-    total = (
-        weights.asked_relation * asked
-        + weights.coverage * coverage
-        + weights.mean_relation * mean_rel
-        + weights.answer_kind * kind
-        - weights.hop_penalty * max(0, len(hop_scores) - 1)
-        - weights.weak_hop_penalty * weak
-        + weights.bridge_mention * bridge_mentions
-        + weights.external * ext
-    )
-    return ChainScore(total, coverage, mean_rel, kind, ext, tuple(hop_scores))
+    """The relevance of one chain to the question (see the module doc); `ChainScorer` scores many at once."""
+    return ChainScorer(index, analysis, weights).score(chain, external)
 
 
 def prefix_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float:
-    """Beam ordering of partial chains: evidence for each hop so far (relation word or named node), minus a little
-    per hop."""
-    s = 0.0
-    mention_keys = analysis.mention_set
-    for i, e in enumerate(chain.edges):
-        if e.is_alias and i == 0:
-            continue
-        rel = relation_match(e.relation, analysis.residual).score
-        node = 0.5 if e.dst in mention_keys or node_match(index, e.dst, analysis.residual) else 0.0
-        s += max(rel, node) - 0.1
-    return s
+    """Beam ordering of partial chains (see `ChainScorer.prefix`)."""
+    return ChainScorer(index, analysis, Weights()).prefix(chain)
