@@ -59,7 +59,7 @@ ALIAS_MARKERS: tuple[str, ...] = (
 )
 
 Form = Literal["entity", "set", "count", "bool", "time", "number", "place", "choice"]
-Role = Literal["camp", "place", "exclude"]
+Role = Literal["camp", "place", "exclude", "type"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,7 +374,17 @@ def quoted_spans(q: MappedText) -> list[tuple[int, int]]:
     return out
 
 
-def _order(nq: str, mentions: list[Mention], quoted: Sequence[tuple[int, int]] = ()) -> OrderSpec | None:
+def attribute_phrase_start(nq: str, start: int) -> int:
+    """Where the attribute words right before a comparison word begin (`中首飞时间最晚` -> `首飞时间`): up to six
+    characters back, not across punctuation or a function character (中 的 在 是 之 了 而)."""
+    m = re.search(r"[\u4e00-\u9fffa-z0-9]{0,6}$", nq[:start])
+    head = m.group(0) if m else ""
+    cut = max(head.rfind(c) for c in "中的在是之了而")
+    return start - len(head[cut + 1 :])
+
+
+def _order(q: MappedText, mentions: list[Mention], quoted: Sequence[tuple[int, int]] = ()) -> OrderSpec | None:
+    nq = q.norm
     for word in sorted(ORDER_WORDS, key=len, reverse=True):
         i = nq.find(word)
         while i >= 0 and (any(m.start <= i < m.end for m in mentions) or any(a <= i < b for a, b in quoted)):
@@ -382,7 +392,9 @@ def _order(nq: str, mentions: list[Mention], quoted: Sequence[tuple[int, int]] =
         if i >= 0:
             aspect, direction = ORDER_WORDS[word]
             context = nq[max(0, i - 4) : i] + "|" + nq[i + len(word) : i + len(word) + 4]
-            return OrderSpec(word, aspect, direction, context)
+            # the constraint quotes the attribute with the word (`首飞时间最晚`), or the word alone (`最早具备…`)
+            text = q.verbatim(attribute_phrase_start(nq, i), i + len(word))
+            return OrderSpec(text, aspect, direction, context)
     return None
 
 
@@ -416,12 +428,17 @@ def _exclusions(q: MappedText, mentions: list[Mention]) -> dict[str, str]:
     return out
 
 
+_DEMONSTRATIVE = re.compile(r"那一?[艘架位个种型款次项场名辆枚座家支部条]$")
+
+
 def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str, str]) -> dict[str, Role]:
     roles: dict[str, Role] = {}
     for m in mentions:
         before = nq[: m.start]
         if m.key in excluded:
             roles[m.key] = "exclude"
+        elif _DEMONSTRATIVE.search(before):
+            roles[m.key] = "type"  # `…的那艘055型驱逐舰`: the kind of the thing described, a type constraint
         elif any(before.endswith(w) for w in CAMP_MARKERS):
             roles[m.key] = "camp"
         elif _place_like(index, m.key) and any(before.endswith(w) for w in PLACE_MARKERS):
@@ -483,7 +500,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     form, comparative = detect_form(nq, kept)
     comp_full = _comparative(nq, kept) if form == "choice" else None
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
-    order = _order(nq, list(mentions), quoted_spans(q)) if form != "choice" else None
+    order = _order(q, list(mentions), quoted_spans(q)) if form != "choice" else None
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.
     relation_names = index.relation_names
     spans = [(m.start, m.end) for m in kept if not _in_relation_name(m.key, relation_names)] + window_spans

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import follow_signature
-from kgreason.reason.analysis import Analysis, detect_form, residual_words
+from kgreason.reason.analysis import Analysis, attribute_phrase_start, detect_form, residual_words
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.config import ReasonerConfig
@@ -56,10 +56,7 @@ def find_selection(analysis: Analysis) -> Selection | None:
         context = head[clause_start:]
         group = tuple(dict.fromkeys(k.key for k in analysis.mentions if k.end <= m.start()))
         # the verbatim phrase: the attribute words right before the comparison word, then the word
-        attr = re.search(r"([\u4e00-\u9fff]{0,4})$", head[: len(head) - len(word)])
-        start = len(head) - len(word) - (len(attr.group(1)) if attr else 0)
-        cut = next((i for i in range(start, len(head)) if head[i] in "中的"), start - 1)
-        start = cut + 1 if start <= cut < len(head) - len(word) else start
+        start = attribute_phrase_start(nq, len(head) - len(word))
         text = analysis.mapped.verbatim(start, len(head))
         group_context = residual_words(head[clause_start:start])
         return Selection(text, aspect, direction, context, group_context, m.end(), group)
