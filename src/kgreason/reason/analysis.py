@@ -393,7 +393,8 @@ def _order(q: MappedText, mentions: list[Mention], quoted: Sequence[tuple[int, i
             aspect, direction = ORDER_WORDS[word]
             context = nq[max(0, i - 4) : i] + "|" + nq[i + len(word) : i + len(word) + 4]
             # the constraint quotes the attribute with the word (`首飞时间最晚`), or the word alone (`最早具备…`)
-            text = q.verbatim(attribute_phrase_start(nq, i), i + len(word))
+            floor = max((m.end for m in mentions if m.end <= i), default=0)  # never into a name
+            text = q.verbatim(max(floor, attribute_phrase_start(nq, i)), i + len(word))
             return OrderSpec(text, aspect, direction, context)
     return None
 

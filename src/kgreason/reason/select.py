@@ -56,7 +56,8 @@ def find_selection(analysis: Analysis) -> Selection | None:
         context = head[clause_start:]
         group = tuple(dict.fromkeys(k.key for k in analysis.mentions if k.end <= m.start()))
         # the verbatim phrase: the attribute words right before the comparison word, then the word
-        start = attribute_phrase_start(nq, len(head) - len(word))
+        floor = max((k.end for k in analysis.mentions if k.end <= len(head) - len(word)), default=0)
+        start = max(floor, attribute_phrase_start(nq, len(head) - len(word)))
         text = analysis.mapped.verbatim(start, len(head))
         group_context = residual_words(head[clause_start:start])
         return Selection(text, aspect, direction, context, group_context, m.end(), group)
