@@ -46,6 +46,13 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("石城", "地点", "位于", "南岭州", "地点"),
     ("雷鸣火箭炮", "装备", "研制单位", "飞星公司", "组织"),
     ("飞星公司", "组织", "简称", "飞星", "组织"),
+    ("丙年援助行动", "事件", "宣布时间", "2015年3月1日", "时间"),
+    ("丙年援助行动", "事件", "援助对象", "乙国", "国家"),
+    ("丙年援助行动", "事件", "援助装备", "雷鸣火箭炮", "装备"),
+    ("东线反攻", "事件", "使用装备", "雷鸣火箭炮", "装备"),
+    ("东线反攻", "事件", "发生时间", "2015年9月", "时间"),
+    ("西线演习", "事件", "使用装备", "雷鸣火箭炮", "装备"),
+    ("西线演习", "事件", "发生时间", "2014年5月", "时间"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -179,3 +186,11 @@ def test_a_one_character_kind_word_is_the_asked_type() -> None:
 def test_another_name_of_the_answer_is_not_the_answer() -> None:
     rec = answer("雷鸣火箭炮由哪家公司研制？", "L1")
     assert rec.answers == ("飞星公司",)
+
+
+def test_a_bound_described_by_several_names_is_the_event_they_share() -> None:
+    rec = answer("在宣布向乙国提供雷鸣火箭炮之后，雷鸣火箭炮在哪次作战中发挥了作用？", "L3")
+    assert rec.answers == ("东线反攻",)
+    assert ("丙年援助行动", "宣布时间", "2015年3月1日") in rec.main_path
+    assert ("2015年9月", "晚于", "2015年3月1日") in rec.main_path
+    assert rec.constraints["time"].endswith("提供雷鸣火箭炮之后")

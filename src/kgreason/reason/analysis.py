@@ -35,6 +35,7 @@ from kgreason.reason.lexicon import (
 from kgreason.reason.link import Mention
 from kgreason.reason.textmap import MappedText
 from kgreason.text.normalize import normalize_text
+from kgreason.text.overlap import share_spelled
 
 # Words that introduce a name the question identifies something by (`绰号“阿迪尔”的战斗机`).
 ALIAS_MARKERS: tuple[str, ...] = (
@@ -294,6 +295,57 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
                 TimeWindow(q.verbatim(m.start, end), relation, "", None, None, m.key, m.start, end, hint=am.group(1))
             )
             out.extend(_continued_window(q, mentions, index, m.key, end))
+    out.extend(_described_bounds(q, mentions, index, out))
+    return out
+
+
+def _clause_start(q: MappedText, i: int) -> int:
+    """The normalised index where the clause holding position `i` begins (after punctuation of the original)."""
+    while i > 0:
+        gap = q.original[q.origin[i - 1] + 1 : q.origin[i]]
+        if any(ch in "，,。；;？?、：:" for ch in gap):
+            return i
+        i -= 1
+    return 0
+
+
+def _described_bounds(
+    q: MappedText, mentions: list[Mention], index: KGIndex, found: list[TimeWindow]
+) -> list[TimeWindow]:
+    """`在美国宣布向乌克兰提供“海马斯”之后`: a bound described by several names, none of them dated itself — the
+    dated node adjacent to (or named after) most of them is the event meant (`2022年6月美国对乌军事援助`)."""
+    nq = q.norm
+    out: list[TimeWindow] = []
+    taken = [(t.start, t.end) for t in found]
+    for bm in re.finditer(r"之后|以后|之前|以前", nq):
+        p = bm.start()
+        if any(a <= p < b for a, b in taken):
+            continue
+        cs = _clause_start(q, p)
+        cs += 1 if nq[cs : cs + 1] == "在" else 0
+        inner = [m for m in mentions if cs <= m.start and m.end <= p]
+        if len(inner) < 2 or any(index.date(e.dst) for m in inner for e in index.value_edges(m.key)):
+            continue
+        words = nq[cs:p]
+        best: tuple[float, str] | None = None
+        for key in index.nodes:
+            if not any(index.date(e.dst) for e in index.value_edges(key)):
+                continue
+            near = {e.dst for e in index.edges(key)} | {key}
+            covered = sum(
+                1 for m in inner if (index.alias_group(m.key) | {m.key}) & near or (len(m.key) >= 2 and m.key in key)
+            )
+            if covered < 2:
+                continue
+            named = max(share_spelled(e.relation, words) for e in index.value_edges(key) if index.date(e.dst))
+            s = covered + named
+            if best is None or s > best[0]:
+                best = (s, key)
+        if best is None:
+            continue
+        relation = "晚于" if bm.group(0) in ("之后", "以后") else "早于"
+        out.append(TimeWindow(q.verbatim(cs, bm.end()), relation, "", None, None, best[1], cs, bm.end(), hint=words))
+        taken.append((cs, bm.end()))
     return out
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds, parse_quantity
-from kgreason.reason.scoring import longest_common_substring, node_match, relation_match
+from kgreason.reason.scoring import node_match, relation_match
+from kgreason.text.overlap import longest_common_substring
 
 
 @dataclass(frozen=True, slots=True)

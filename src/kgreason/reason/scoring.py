@@ -22,6 +22,7 @@ from kgreason.kg.values import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.lexicon import relation_variants
 from kgreason.text.normalize import normalize_text
+from kgreason.text.overlap import longest_common_substring
 
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
 PERSON_TYPE_HINTS = ("人物", "人", "将领", "军官", "指挥官", "司令", "元帅", "将军", "总统", "首相", "士兵", "飞行员")
@@ -45,22 +46,6 @@ class Weights:
     # with it (`哪个州` -> `卡姆登`): a mismatch costs as much as a match earns; 0 and 0 turn the type check off
     type_match: float = 0.6
     type_mismatch: float = 0.6
-
-
-def longest_common_substring(a: str, b: str) -> tuple[int, int]:
-    """(length, end position in b) of the longest common substring of a and b (the first such in b).
-
-    Names and relation words are short: trying a's substrings from the longest down with `str.find` (C speed) is
-    faster here than the dynamic program."""
-    for n in range(min(len(a), len(b)), 0, -1):
-        best = -1
-        for i in range(len(a) - n + 1):
-            j = b.find(a[i : i + n])
-            if j >= 0 and (best < 0 or j < best):
-                best = j
-        if best >= 0:
-            return n, best + n
-    return 0, 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,9 @@ from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
 from kgreason.reason.lexicon import SAME_WORDS
-from kgreason.reason.scoring import longest_common_substring, relation_match
+from kgreason.reason.scoring import relation_match
 from kgreason.text.normalize import normalize_text
+from kgreason.text.overlap import longest_common_substring
 
 
 def bool_candidates(

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from kgreason.data.records import PathTriple
 from kgreason.text.normalize import normalize_text
+from kgreason.text.overlap import longest_common_substring as common_substring
 
 _ASCII_RUN = re.compile(r"[a-z0-9.]{2,}")
 
@@ -41,20 +42,8 @@ def bigram_overlap(part: str, question: str) -> float:
 
 
 def longest_common_substring(a: str, b: str) -> int:
-    """Length of the longest common substring of the normalised texts (dynamic programming, texts are short)."""
-    x, y = normalize_text(a), normalize_text(b)
-    if not x or not y:
-        return 0
-    best = 0
-    prev = [0] * (len(y) + 1)
-    for ch in x:
-        cur = [0] * (len(y) + 1)
-        for j, dh in enumerate(y, start=1):
-            if ch == dh:
-                cur[j] = prev[j - 1] + 1
-                best = max(best, cur[j])
-        prev = cur
-    return best
+    """Length of the longest common substring of the normalised texts."""
+    return common_substring(normalize_text(a), normalize_text(b))[0]
 
 
 def triple_text(triple: PathTriple) -> str:

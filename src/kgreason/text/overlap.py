@@ -1,0 +1,27 @@
+"""Character overlap of short Chinese strings (names, relation names, question words): no segmenter needed."""
+
+from __future__ import annotations
+
+
+def longest_common_substring(a: str, b: str) -> tuple[int, int]:
+    """(length, end position in b) of the longest common substring of a and b (the first such in b).
+
+    Names and relation words are short: trying a's substrings from the longest down with `str.find` (C speed) is
+    faster here than the dynamic program."""
+    for n in range(min(len(a), len(b)), 0, -1):
+        best = -1
+        for i in range(len(a) - n + 1):
+            j = b.find(a[i : i + n])
+            if j >= 0 and (best < 0 or j < best):
+                best = j
+        if best >= 0:
+            return n, best + n
+    return 0, 0
+
+
+def share_spelled(name: str, words: str, min_chars: int = 2) -> float:
+    """The share of `name` that its longest common substring with `words` covers (0 below `min_chars`)."""
+    if not name:
+        return 0.0
+    n, _ = longest_common_substring(name, words)
+    return n / len(name) if n >= min(min_chars, len(name)) else 0.0
