@@ -266,7 +266,12 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             word = _match_word(after, TIME_WITHIN_WORDS)
             relation = "处于时期内"
         end = ne + len(word)
-        out.append(TimeWindow(q.verbatim(ns, end), relation, d.text, date=d.value, start=ns, end=end))
+        # the verb after the window names the event dated (`2019年以前就签约采购的` -> 签约)
+        verb = re.match(r"(?:就|已|已经|才|曾|便|都|首次|正式)*([\u4e00-\u9fff]{0,4})", nq[end:])
+        hint = (
+            re.split(r"[的了是过]", verb.group(1))[0] if verb and end < len(nq) and _clause_start(q, end) < end else ""
+        )
+        out.append(TimeWindow(q.verbatim(ns, end), relation, d.text, date=d.value, start=ns, end=end, hint=hint))
     taken = [(t.start, t.end) for t in out]
     for m in mentions:
         if any(a <= m.start < b for a, b in taken):
@@ -288,6 +293,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             am
             and not re.search(r"[，。,；;？?、]|\d|是否", gap)  # one clause, no date of its own, not a yes/no verb
             and any(index.date(e.dst) for e in index.value_edges(m.key))
+            and not (am.group(1) == "" and _object_of_described_event(q, mentions, m))
         ):
             relation = "晚于" if am.group(2) in ("之后", "以后", "后") else "早于"
             end = m.end + am.end()
@@ -297,6 +303,17 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             out.extend(_continued_window(q, mentions, index, m.key, end))
     out.extend(_described_bounds(q, mentions, index, out))
     return out
+
+
+def _object_of_described_event(q: MappedText, mentions: list[Mention], m: Mention) -> bool:
+    """`在宣布向乙国提供X之后`: X closes a clause that names an event by other names and a verb; the bound is
+    that event's date, not X's own."""
+    cs = _clause_start(q, m.start)
+    others = [o for o in mentions if cs <= o.start and o.end <= m.start]
+    words = "".join(
+        ch for i, ch in enumerate(q.norm[cs : m.start], start=cs) if not any(o.start <= i < o.end for o in others)
+    )
+    return bool(others) and len(words.lstrip("在")) >= 2
 
 
 def _clause_start(q: MappedText, i: int) -> int:
@@ -324,7 +341,7 @@ def _described_bounds(
         cs = _clause_start(q, p)
         cs += 1 if nq[cs : cs + 1] == "在" else 0
         inner = [m for m in mentions if cs <= m.start and m.end <= p]
-        if len(inner) < 2 or any(index.date(e.dst) for m in inner for e in index.value_edges(m.key)):
+        if len(inner) < 2:
             continue
         words = nq[cs:p]
         best: tuple[float, str] | None = None

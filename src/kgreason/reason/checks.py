@@ -146,6 +146,13 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
         return (r == 0 and answer_is_node, rel, date_holds(w.relation, d, bound), -r)
 
     _, bridge, edge, date = max(edges, key=rank)
+    if (
+        w.date is not None
+        and len(w.hint) >= 2
+        and not any(relation_match(e.relation, w.hint).score for *_, e, _d in edges)
+    ):
+        # the window dates an event the question names (`2019年以前就签约`) and no date here is of that event
+        return Check("time", "time", w.text, None, note=f"no date of {w.hint}")
     holds = date_holds(w.relation, date, bound)
     value_triple = edge.triple.spo
     date_name = edge.triple.obj if edge.forward else edge.triple.sub
