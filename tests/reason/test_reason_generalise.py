@@ -58,6 +58,10 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("甲国采购合同", "合同", "采购装备", "雷鸣火箭炮", "装备"),
     ("雷鸣火箭炮", "装备", "计划年产量", "90辆", "数值"),
     ("雷鸣火箭炮", "装备", "开始装备时间", "2005年", "时间"),
+    ("南港典礼", "事件", "入列舰艇", "白沙号", "装备"),
+    ("南港典礼", "事件", "入列舰艇", "红山号", "装备"),
+    ("红山号", "装备", "所属型号", "丙型两栖舰", "装备"),
+    ("白沙号", "装备", "所属型号", "乙型驱逐舰", "装备"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -205,3 +209,25 @@ def test_a_date_window_is_checked_on_the_date_of_the_event_it_names() -> None:
     rec = answer("在2019年以前就签约采购雷鸣火箭炮的国家，计划采购多少辆？", "L3")
     assert rec.answers == ("30辆",)
     assert ("甲国采购合同", "签约时间", "2016年5月") in rec.main_path
+
+
+def test_a_sibling_is_not_a_detour_when_the_question_asks_for_one() -> None:
+    from dataclasses import replace
+
+    from kgreason.kg.paths import Chain
+    from kgreason.reason.analysis import analyze
+    from kgreason.reason.link import NameTable, link_mentions
+    from kgreason.reason.scoring import ChainScorer, Weights
+    from kgreason.reason.textmap import map_text
+
+    index = KGIndex("doc_01", kg())
+    q = "与白沙号同一天入列的是哪一艘？"
+    mapped = map_text(q)
+    analysis = analyze(q, mapped, link_mentions(NameTable(index), mapped), index)
+    assert analysis.asks_sibling
+    event = next(e for e in index.edges("白沙号") if e.relation == "入列舰艇")
+    other = next(e for e in index.edges(event.dst) if e.dst == "红山号")
+    sibling = Chain("白沙号", (event, other))
+    asked = ChainScorer(index, analysis, Weights()).score(sibling).total
+    plain = ChainScorer(index, replace(analysis, asks_sibling=False), Weights()).score(sibling).total
+    assert asked - plain == Weights().weak_hop_penalty

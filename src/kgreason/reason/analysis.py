@@ -26,6 +26,7 @@ from kgreason.reason.lexicon import (
     PLACE_MARKERS,
     PLACE_QUESTION_PATTERNS,
     QUESTION_WORDS,
+    SAME_WORDS,
     SET_WORDS,
     TIME_AFTER_WORDS,
     TIME_BEFORE_WORDS,
@@ -121,6 +122,7 @@ class Analysis:
     # `谢菲尔德号遇袭` -> the event): the evidence must reach every name the question uses
     inner_anchors: tuple[tuple[str, tuple[str, str, str]], ...] = ()
     measure_word: str = ""  # the counter a how-many question asks in (`枚` in `几枚`), "" when none
+    asks_sibling: bool = False  # `与大连舰同一天入列的…`: the answer shares a node with a named one
 
     def mention_keys(self) -> list[str]:
         return list(dict.fromkeys(m.key for m in self.mentions))
@@ -612,9 +614,11 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         mention_keyset=frozenset(m.key for m in kept),
         inner_anchors=_inner_anchors(nq, kept, index),
         measure_word=_measure_word(nq),
+        asks_sibling=bool(_SIBLING.search(nq)) or any(w in nq for w in SAME_WORDS),
     )
 
 
+_SIBLING = re.compile(r"(?:与|和|跟|同)[^，。？]{1,12}?(?:同|一起|一同|一道)")
 _MEASURE = re.compile(r"(?:几|多少)([个艘架种次支位名型款辆枚项场门座类处家人台套发部])")
 
 

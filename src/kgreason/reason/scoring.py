@@ -259,9 +259,10 @@ class ChainScorer:
             covered |= hop_covered
             hop_scores.append(hop_score)
             weak += hop_weak
-        # `X -r-> Y <-r- Z` reaches a sibling of X; rarely what a question asks (it would say 同样 / 也)
+        # `X -r-> Y <-r- Z` reaches a sibling of X; rarely what a question asks, unless it says so (`与X同一天`)
         edges = chain.edges
-        weak += sum(1 for a, b in pairwise(edges) if a.relation == b.relation and a.forward != b.forward)
+        if not analysis.asks_sibling:
+            weak += sum(1 for a, b in pairwise(edges) if a.relation == b.relation and a.forward != b.forward)
         content = self._content
         coverage = len(covered & content) / len(content) if content else 0.0
         mean_rel = sum(hop_scores) / len(hop_scores) if hop_scores else 0.0
