@@ -1,0 +1,53 @@
+"""Golden scores: the official mean per level on the bundled sample and on ccks_ext_dev (an independent annotator's
+set, beside the repository in ../shared), with `--llm none`. A change that moves any of them fails here: update the
+figures (and README Results) only with a change that explains the move.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from kgreason.conventions.learn import learn
+from kgreason.data.loader import load_dataset
+from kgreason.eval.official import score_records
+from kgreason.reason.reasoner import Reasoner
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED_DATA = Path(os.environ.get("KGREASON_SHARED_DATA", ROOT.parent / "shared" / "data"))
+TOLERANCE = 5e-4  # the reasoner is deterministic; this only absorbs rounding of the pinned figures
+
+# (overall, L1, L2, L3) with the packaged conventions, and with conventions learned from the set's own gold
+PINNED = {
+    "sample": ((0.9793, 1.0000, 0.9947, 0.9375), (0.9793, 1.0000, 0.9947, 0.9375)),
+    "ccks_ext_dev": ((0.8290, 1.0000, 0.8378, 0.6455), (0.8542, 1.0000, 0.8564, 0.7053)),
+}
+
+
+def _scores(root: Path, *, learned: bool) -> tuple[float, ...]:
+    dataset, _ = load_dataset(root, check_gold=False)
+    assert dataset.gold is not None
+    conventions = learn(list(dataset.gold.values()), kgs=dataset.kgs)[0] if learned else None
+    reasoner = Reasoner(dataset, conventions=conventions)
+    report = score_records({q.query_id: reasoner.answer(q).record for q in dataset.questions}, dataset.gold)
+    return (report.mean, *(report.by_level[lvl].mean for lvl in ("L1", "L2", "L3")))
+
+
+def _check(name: str, root: Path) -> None:
+    for learned, pinned in zip((False, True), PINNED[name], strict=True):
+        got = _scores(root, learned=learned)
+        label = "learned conventions" if learned else "packaged conventions"
+        assert got == pytest.approx(pinned, abs=TOLERANCE), f"{name}, {label}: {tuple(round(x, 4) for x in got)}"
+
+
+def test_sample_scores_are_pinned() -> None:
+    _check("sample", ROOT / "examples" / "sample")
+
+
+def test_ccks_ext_dev_scores_are_pinned() -> None:
+    root = SHARED_DATA / "ccks_ext_dev"
+    if not root.is_dir():
+        pytest.skip(f"ccks_ext_dev not found in {SHARED_DATA}")
+    _check("ccks_ext_dev", root)
