@@ -4,9 +4,13 @@ labels. An invented KG (no data set's facts), so that nothing here can be passed
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from kgreason.conventions import Conventions, default_conventions, parse_conventions
 from kgreason.data.records import AnswerRecord, Dataset, Document, KGTriple, Question
 from kgreason.kg.index import KGIndex
+from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner, verify_path
 
 ROWS: list[tuple[str, str, str, str, str]] = [
@@ -231,3 +235,35 @@ def test_a_sibling_is_not_a_detour_when_the_question_asks_for_one() -> None:
     asked = ChainScorer(index, analysis, Weights()).score(sibling).total
     plain = ChainScorer(index, replace(analysis, asks_sibling=False), Weights()).score(sibling).total
     assert asked - plain == Weights().weak_hop_penalty
+
+
+class _FakeRelations:
+    """A relation matcher that believes in one relation (stands in for the learned one in unit tests)."""
+
+    def __init__(self, believed: str) -> None:
+        self.believed = believed
+        self.calls = 0
+
+    @property
+    def name(self) -> str:
+        return "fake"
+
+    def score(self, question: str, relations: Sequence[str]) -> list[float]:
+        self.calls += 1
+        return [5.0 if r == self.believed else 0.0 for r in relations]
+
+
+def test_a_learned_relation_matcher_supports_a_paraphrased_relation() -> None:
+    ds = Dataset(
+        root="memory",
+        documents={"doc_01": Document("doc_01", DOCUMENT)},
+        kgs={"doc_01": kg()},
+        questions=(Question("doc_01_001", "doc_01", "白沙号是谁承揽的？", "L1"),),
+    )
+    fake = _FakeRelations("建造单位")
+    rec = Reasoner(ds, relations=fake).answer(ds.questions[0]).record
+    assert fake.calls == 1
+    assert rec.answers == ("北湾船厂",)
+    off = ReasonerConfig(weights=replace(ReasonerConfig().weights, learned_relation=0.0))
+    plain = Reasoner(ds, off, relations=_FakeRelations("建造单位")).answer(ds.questions[0]).record
+    assert plain == Reasoner(ds).answer(ds.questions[0]).record

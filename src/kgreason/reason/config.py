@@ -32,6 +32,8 @@ class ReasonerConfig:
         check_bonus / check_penalty / check_unknown: added per constraint a candidate satisfies / violates /
             cannot be checked on.
         external_top: how many of the best lexically scored chains the external relevance model re-ranks.
+        relation_temperature: softens (> 1) or sharpens (< 1) the learned relation matcher's scores before they
+            become each relation's relative belief (`weights.learned_relation` says how much that counts).
         marked_start_penalty: subtracted when a chain starts from an entity the question marks as a side or place
             constraint (`隶属于X`) while other entities could start it.
     LLM:
@@ -61,6 +63,7 @@ class ReasonerConfig:
     check_unknown: float = -0.4
     marked_start_penalty: float = 0.4
     external_top: int = 40
+    relation_temperature: float = 1.0
     llm_candidates: int = 4
     llm_margin: float = 0.3
     llm_max_tokens: int = 24

@@ -8,7 +8,7 @@ that passes, a single-answer question one member per candidate (a superlative pi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from kgreason.data.records import PathTriple
@@ -325,10 +325,14 @@ def _order_candidate(
 
 
 def chain_candidates(
-    index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, external: ExternalScore | None = None
+    index: KGIndex,
+    analysis: Analysis,
+    cfg: ReasonerConfig,
+    external: ExternalScore | None = None,
+    relation_prior: Mapping[str, float] | None = None,
 ) -> tuple[list[Candidate], list[ScoredChain]]:
     """Candidates for entity / set / count / time / number / place questions, best first."""
-    scorer = ChainScorer(index, analysis, cfg.weights)
+    scorer = ChainScorer(index, analysis, cfg.weights, relation_prior)
     scored = score_all(index, analysis, cfg, external, scorer)
     starts = key_starts(analysis)
     cands: list[Candidate] = []

@@ -36,7 +36,7 @@ from kgreason.reason.select import Selection, find_selection, select_candidates
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
 from kgreason.reason.trace import SentenceFinder, trace_entry
-from kgreason.retrieve.base import Embedder, TripleScorer, serialize_triple
+from kgreason.retrieve.base import Embedder, RelationScorer, TripleScorer, relation_prior, serialize_triple
 from kgreason.text.normalize import normalize_text
 
 
@@ -121,10 +121,12 @@ class Reasoner:
         scorer: TripleScorer | None = None,
         embedder: Embedder | None = None,
         conventions: Conventions | None = None,
+        relations: RelationScorer | None = None,
     ) -> None:
         self.dataset = dataset
         self.config = config or ReasonerConfig()
         self.conventions = conventions or INTERNAL  # how answers are written (kgreason.conventions)
+        self.relations = relations  # a learned question-relation matcher (kgreason.retrieve.relation_matcher)
         self.llm = llm
         self.scorer = scorer
         self.embedder = embedder
@@ -178,7 +180,7 @@ class Reasoner:
             # one fact (docs/annotation.md): one hop, no constraint checks
             cfg = replace(cfg, max_hops=1, entity_checks=False)
             analysis = replace(analysis, times=(), numerics=(), order=None)
-        cands, scored = chain_candidates(index, analysis, cfg, self._external(q.question))
+        cands, scored = chain_candidates(index, analysis, cfg, self._external(q.question), self._prior(q, index))
         if analysis.form == "bool":
             cands = bool_candidates(index, analysis, cfg, scored)
         elif analysis.form == "choice":
@@ -251,6 +253,14 @@ class Reasoner:
             constraints=written_constraints(constraints_dict(analysis, cand, self._single_fact(q)), conv),
             difficulty=q.difficulty,
         )
+
+    def _prior(self, q: Question, index: KGIndex) -> dict[str, float] | None:
+        """The learned matcher's relative belief in each relation of the question's KG (normalised names)."""
+        if self.relations is None or not index.relations:
+            return None
+        names = sorted(index.relation_names)
+        scores = self.relations.score(q.question, names)
+        return relation_prior(scores, names, self.config.relation_temperature)
 
     def _single_fact(self, q: Question) -> bool:
         return q.difficulty in self.config.single_fact_levels

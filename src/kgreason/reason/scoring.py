@@ -12,6 +12,7 @@ All pure functions of their inputs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -46,6 +47,9 @@ class Weights:
     # with it (`哪个州` -> `卡姆登`): a mismatch costs as much as a match earns; 0 and 0 turn the type check off
     type_match: float = 0.6
     type_mismatch: float = 0.6
+    # a learned question-relation matcher's relative belief (1 for its best relation) counts as relation evidence
+    # up to this much (a full lexical match counts 1); 0 turns it off
+    learned_relation: float = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,10 +198,18 @@ class ChainScorer:
     """`score_chain` for one question, remembering what chains share: the evidence of each hop (chains from one
     start share their prefixes) and the answer kind of each end. Build one per question."""
 
-    def __init__(self, index: KGIndex, analysis: Analysis, weights: Weights) -> None:
+    def __init__(
+        self,
+        index: KGIndex,
+        analysis: Analysis,
+        weights: Weights,
+        relation_prior: Mapping[str, float] | None = None,
+    ) -> None:
         self.index = index
         self.analysis = analysis
         self.weights = weights
+        # a learned matcher's belief that the question asks about each relation (normalised name -> [0, 1])
+        self._prior = relation_prior or {}
         self._residual = analysis.residual
         self._content = content_positions(analysis.residual)
         self._mentions = analysis.mention_set
@@ -215,9 +227,13 @@ class ChainScorer:
             m = relation_match(e.relation, self._residual)
             reached = node_match(self.index, e.dst, self._residual) if e.dst not in self._mentions else frozenset({-1})
             covered = m.covered | (reached - {-1})
-            got = (covered, max(m.score, NODE_SUPPORT if reached else 0.0), m.score < 0.3 and not reached)
+            named = max(m.score, self._learned(e.relation))
+            got = (covered, max(named, NODE_SUPPORT if reached else 0.0), named < 0.3 and not reached)
             self._hops[key] = got
         return got
+
+    def _learned(self, relation: str) -> float:
+        return self.weights.learned_relation * self._prior.get(normalize_text(relation), 0.0) if self._prior else 0.0
 
     def _kind(self, chain: Chain) -> float:
         key = (chain.end, id(chain.edges[-1]) if chain.edges else 0)
@@ -238,7 +254,7 @@ class ChainScorer:
             key = id(e)
             step = self._prefix_hops.get(key)
             if step is None:
-                rel = relation_match(e.relation, self._residual).score
+                rel = max(relation_match(e.relation, self._residual).score, self._learned(e.relation))
                 node = 0.5 if e.dst in self._mentions or node_match(self.index, e.dst, self._residual) else 0.0
                 step = max(rel, node) - 0.1
                 self._prefix_hops[key] = step
