@@ -267,3 +267,20 @@ def test_a_learned_relation_matcher_supports_a_paraphrased_relation() -> None:
     off = ReasonerConfig(weights=replace(ReasonerConfig().weights, learned_relation=0.0))
     plain = Reasoner(ds, off, relations=_FakeRelations("建造单位")).answer(ds.questions[0]).record
     assert plain == Reasoner(ds).answer(ds.questions[0]).record
+
+
+def test_a_word_inside_several_names_links_them_all_when_nothing_else_links() -> None:
+    from kgreason.reason.link import NameTable, link_mentions
+    from kgreason.reason.textmap import map_text
+
+    rows = [
+        ("甲事件", "事件", "使用武器", "AM39鹰击导弹", "装备"),
+        ("乙事件", "事件", "使用武器", "MM38鹰击导弹", "装备"),
+        ("甲事件", "事件", "受袭舰船", "远山号", "装备"),
+    ]
+    index = KGIndex("d", tuple(KGTriple(f"t{i}", *r) for i, r in enumerate(rows)))
+    table = NameTable(index)
+    keys = {m.key for m in link_mentions(table, map_text("被“鹰击”导弹击中的舰船有哪些？"))}
+    assert keys == {"am39鹰击导弹", "mm38鹰击导弹"}
+    # a name that links by itself keeps the category word from linking the others
+    assert {m.key for m in link_mentions(table, map_text("远山号被哪种鹰击导弹击中？"))} == {"远山号"}

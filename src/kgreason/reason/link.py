@@ -28,6 +28,7 @@ PARTIAL_MIN_CHARS = 3
 PARTIAL_MIN_SHARE = 0.6  # a part from inside a name must spell this share of it (a start may be shorter)
 FUZZY_MIN_COVERAGE = 0.75
 FUZZY_MIN_NAME_CHARS = 4
+SHARED_MIN_CHARS = 3  # a word inside several names links to all of them only when nothing else links
 
 _BRACKETED = re.compile(r"[（(\[【「『〈《][^）)\]】」』〉》]*[）)\]】」』〉》]")
 
@@ -91,10 +92,24 @@ class NameTable:
                 for bg in set(_bigrams(name)):
                     self.bigrams[bg].add(key)
         # A part from inside names is a name only when one node has it; `驱逐舰` in several ship names is a
-        # category word, not a mention of any of them.
+        # category word, not a mention of any of them (kept apart: the last resort when nothing else links).
         for part, keys in inner.items():
             if len(keys) == 1 and part not in self.parts:
                 self.parts[part].extend(keys)
+        self._names_for_shared = dict(self.names)
+        self._shared: dict[str, list[str]] | None = None
+
+    @property
+    def shared(self) -> dict[str, list[str]]:
+        """Words (3-8 characters) inside two or more entity names -> those nodes; built on first use."""
+        if self._shared is None:
+            holders: dict[str, set[str]] = defaultdict(set)
+            for key, name in self._names_for_shared.items():
+                for length in range(SHARED_MIN_CHARS, min(len(name), 9)):
+                    for i in range(len(name) - length + 1):
+                        holders[name[i : i + length]].add(key)
+            self._shared = {part: sorted(keys) for part, keys in holders.items() if len(keys) > 1}
+        return self._shared
 
 
 def _splits_alnum(nq: str, start: int, end: int) -> bool:
@@ -122,7 +137,26 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
     if fuzzy:
         found.extend(_partial(table, q))
         found.extend(_fuzzy(table, q))
+    if not found:
+        # a group, not rivals: every node sharing the word is kept (they overlap by design)
+        return sorted(_shared(table, q), key=lambda m: (m.start, m.key))
     return sorted(_select(found), key=lambda m: m.start)
+
+
+def _shared(table: NameTable, q: MappedText) -> list[Mention]:
+    """When no name links at all (`被空射型“飞鱼”导弹击中的舰船`): the longest words the question shares with the
+    inside of several names link to each of those nodes, as a group to start from."""
+    nq = q.norm
+    out: list[Mention] = []
+    taken: list[tuple[int, int]] = []
+    for part in sorted(table.shared, key=len, reverse=True):
+        i = nq.find(part)
+        if i < 0 or any(i < b and a < i + len(part) for a, b in taken):
+            continue
+        taken.append((i, i + len(part)))
+        for key in table.shared[part]:
+            out.append(Mention(i, i + len(part), q.verbatim(i, i + len(part)), key, "partial", 0.5))
+    return out
 
 
 def _select(cands: list[Mention]) -> list[Mention]:
