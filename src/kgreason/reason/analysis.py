@@ -18,6 +18,7 @@ from kgreason.reason.lexicon import (
     COMPARATIVE_WORDS,
     COUNT_PATTERNS,
     EXCLUDE_FRAMES,
+    MEASURE_WORDS,
     NEGATION_MARKERS,
     NUMBER_QUESTION_PATTERNS,
     NUMERIC_COMPARATORS,
@@ -197,10 +198,7 @@ def _comparative(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int, 
     return None
 
 
-_TYPE_WORD_AFTER = re.compile(
-    r"(?:哪(?:一)?(?:个|位|艘|架|款|型|种|支|些|家|名|国|座|条|辆|部|类|次|项|场)?|什么|何种|几(?:个|艘|架|种|支|位|名|型|款|辆|枚|座|家)"
-    r"|多少(?:个|艘|架|种|支|位|名|型|款|辆|枚|座|家))"
-)
+_TYPE_WORD_AFTER = re.compile(rf"(?:哪一?[{MEASURE_WORDS}些国]?|什么|何种|几[{MEASURE_WORDS}]|多少[{MEASURE_WORDS}])")
 
 
 _TYPE_WORD_BEFORE = re.compile(r"(?:有|是|包括|分别是|都有)?(?:哪些|哪几)")
@@ -331,8 +329,8 @@ def _clause_start(q: MappedText, i: int) -> int:
 def _described_bounds(
     q: MappedText, mentions: list[Mention], index: KGIndex, found: list[TimeWindow]
 ) -> list[TimeWindow]:
-    """`在美国宣布向乌克兰提供“海马斯”之后`: a bound described by several names, none of them dated itself — the
-    dated node adjacent to (or named after) most of them is the event meant (`2022年6月美国对乌军事援助`)."""
+    """`在美国宣布向乌克兰提供“海马斯”之后`: a bound described by several names (no window of a name's own date
+    took it) — the dated node adjacent to (or named after) most of them is the event meant."""
     nq = q.norm
     out: list[TimeWindow] = []
     taken = [(t.start, t.end) for t in found]
@@ -500,7 +498,7 @@ def _exclusions(q: MappedText, mentions: list[Mention]) -> dict[str, str]:
     return out
 
 
-_DEMONSTRATIVE = re.compile(r"那一?[艘架位个种型款次项场名辆枚座家支部条]$")
+_DEMONSTRATIVE = re.compile(rf"那一?[{MEASURE_WORDS}]$")
 
 
 def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str, str]) -> dict[str, Role]:
@@ -619,7 +617,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
 
 
 _SIBLING = re.compile(r"(?:与|和|跟|同)[^，。？]{1,12}?(?:同|一起|一同|一道)")
-_MEASURE = re.compile(r"(?:几|多少)([个艘架种次支位名型款辆枚项场门座类处家人台套发部])")
+_MEASURE = re.compile(rf"(?:几|多少)([{MEASURE_WORDS}人])")
 
 
 def _measure_word(nq: str) -> str:

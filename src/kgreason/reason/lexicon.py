@@ -254,9 +254,11 @@ TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中"
 # Words of the questions' answer forms.
 BOOL_WORDS: tuple[str, ...] = ("是否", "是不是", "有没有", "能否", "可否", "有无", "是否曾")
 SET_WORDS: tuple[str, ...] = ("哪些", "有哪些", "都有", "分别", "哪几", "所有", "全部", "各")
+# Measure words (classifiers) after 几 / 多少 / 哪一 / 那一: `几艘`, `多少名`, `哪一型`, `那一次`.
+MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届"
 COUNT_PATTERNS: tuple[str, ...] = (
-    r"几(?:个|艘|架|种|次|支|位|名|型|款|辆|枚|项|场|门|座|类|处|家)",
-    r"多少(?:个|艘|架|种|次|支|位|名|型|款|辆|枚|项|场|门|座|类|处|家|人)",
+    rf"几[{MEASURE_WORDS}]",
+    rf"多少[{MEASURE_WORDS}人]",
     r"数量",
     r"总数",
     r"共有多少",
@@ -283,7 +285,7 @@ PLACE_QUESTION_PATTERNS: tuple[str, ...] = (
     r"(?:地点|位置|地址)(?:是|为)?(?:什么|何|哪)",
 )
 NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
-    r"多少(?!个|艘|架|种|次|支|位|名|型|款|辆|枚|项|场|门|座|类|处|家|人)",
+    rf"多少(?![{MEASURE_WORDS}人])",
     r"多大",
     r"多高",
     r"多远",

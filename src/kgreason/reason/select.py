@@ -21,12 +21,12 @@ from kgreason.reason.attributes import AttributeOption, attribute_options, optio
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates, score_all, top_groups
-from kgreason.reason.lexicon import COMPARATIVE_WORDS, ORDER_WORDS
+from kgreason.reason.lexicon import COMPARATIVE_WORDS, MEASURE_WORDS, ORDER_WORDS
 from kgreason.reason.link import Mention
 from kgreason.text.normalize import normalize_text
 
 # `…较早的那一艘`, `…更远的那一种`, `…最多的那一次`: the comparison word, then 的那, an optional 一 and a measure word
-_SELECTOR = re.compile(r"的那一?[个艘种次架型款位名家项场辆枚座条支部类批届]?")
+_SELECTOR = re.compile(rf"的那一?[{MEASURE_WORDS}]?")
 
 
 @dataclass(frozen=True, slots=True)
