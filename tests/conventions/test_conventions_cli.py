@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from kgreason.cli import app
 from kgreason.conventions import default_conventions, load_conventions
+from kgreason.errors import DataError
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "examples" / "sample"
@@ -127,3 +128,28 @@ def test_no_traceback_from_the_installed_entry_point(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stdout + proc.stderr
     assert f"error: {bad}: invalid JSON at line 1, column 2" in proc.stderr
+
+
+def test_validate_reads_gold_in_learned_conventions(tmp_path: Path) -> None:
+    """A key the packaged conventions do not know is a warning; with the learned conventions it is not."""
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(SAMPLE, data)
+    gold = json.loads((data / "qa_answer.json").read_text(encoding="utf-8"))
+    renamed = [
+        {**g, "constraints": {("compare" if k == "order" else k): v for k, v in (g.get("constraints") or {}).items()}}
+        for g in gold
+    ]
+    write_json(data / "qa_answer.json", renamed)
+    default = runner.invoke(app, ["validate", str(data)])
+    assert default.exit_code == 0 and "unknown constraint key 'compare'" in default.output
+    learned = tmp_path / "learned.json"
+    assert runner.invoke(app, ["conventions", "learn", str(data / "qa_answer.json"), "-o", str(learned)]).exit_code == 0
+    with_learned = runner.invoke(app, ["validate", str(data), "--conventions", str(learned)])
+    assert with_learned.exit_code == 0 and "unknown constraint key 'compare'" not in with_learned.output
+    bad = write_json(tmp_path / "bad.json", {"derived_relations": 5})
+    broken = runner.invoke(app, ["validate", str(data), "--conventions", str(bad)])
+    # a located DataError, which the installed entry point prints and exits 2 with (as for every command)
+    assert isinstance(broken.exception, DataError)
+    assert f"{bad}, field 'derived_relations'" in str(broken.exception)

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from kgreason.conventions import load_conventions
 from kgreason.data.validate import ValidationReport, check_answer_file, check_dataset, plural
 from kgreason.errors import DataError
 
@@ -23,6 +24,7 @@ HELP = "\n\n".join(
         "Examples:",
         "    kgreason validate examples/sample",
         "    kgreason validate examples/sample --strict --json > report.json",
+        "    kgreason validate DATA --conventions learned.json   (another annotator's conventions)",
         "See docs/data.md for every check and which ones are fatal.",
     ]
 )
@@ -45,8 +47,17 @@ def validate(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a machine-readable report (summary, errors, warnings) to stdout.")
     ] = False,
+    conventions_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--conventions",
+            help="Read gold answers in these annotation conventions (a file from `kgreason conventions learn`); "
+            "default: the packaged ones.",
+        ),
+    ] = None,
 ) -> None:
-    report = check_answer_file(folder) if folder.is_file() else check_dataset(folder)
+    conventions = load_conventions(conventions_file) if conventions_file is not None else None
+    report = check_answer_file(folder) if folder.is_file() else check_dataset(folder, conventions=conventions)
     failed = bool(report.errors) or (strict and bool(report.warnings))
     if as_json:
         data = report.to_json()
