@@ -24,6 +24,7 @@ from kgreason.reason.lexicon import (
     NUMERIC_COMPARATORS,
     ORDER_WORDS,
     PERSON_WORDS,
+    PLACE_LIKE_TYPES,
     PLACE_MARKERS,
     PLACE_QUESTION_PATTERNS,
     QUESTION_WORDS,
@@ -466,9 +467,6 @@ def _order(q: MappedText, mentions: list[Mention], quoted: Sequence[tuple[int, i
             text = q.verbatim(max(floor, attribute_phrase_start(nq, i)), i + len(word))
             return OrderSpec(text, aspect, direction, context)
     return None
-
-
-PLACE_LIKE_TYPES = ("地点", "国家", "地区", "城市", "海域", "港", "基地", "岛", "省", "州", "位置")
 
 
 def _place_like(index: KGIndex, key: str) -> bool:

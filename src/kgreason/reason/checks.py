@@ -16,18 +16,21 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, connect
 from kgreason.kg.values import DateValue, Period, compare_quantities, date_holds, parse_date
 from kgreason.reason.analysis import Analysis, NumericThreshold, TimeWindow
-from kgreason.reason.lexicon import COUNTRY_TYPE_WORDS
-from kgreason.reason.scoring import PLACE_RELATION_HINTS, relation_match
+from kgreason.reason.lexicon import (
+    CAMP_RELATION_HINTS,
+    CAMP_TYPE_HINTS,
+    COUNTRY_TYPE_WORDS,
+    EVENT_TYPE_HINTS,
+    GENERIC_TIME_RELATIONS,
+    PLACE_RELATION_HINTS,
+    PLACE_TYPE_WORDS,
+    TYPE_RELATION_HINTS,
+)
+from kgreason.reason.scoring import relation_match
 from kgreason.text.normalize import normalize_text
 
 CheckKind = Literal["time", "numeric", "entity"]
 # Relations whose value is "the" time of an event: preferred when the question names no time relation.
-GENERIC_TIME_RELATIONS = frozenset({"时间", "发生时间", "日期", "发生日期", "开始时间", "爆发时间"})
-CAMP_RELATION_HINTS = ("隶属", "属于", "所属", "阵营", "国籍", "国家", "加入", "归属", "一方", "成员", "盟")
-EVENT_TYPE_HINTS = ("行动", "事件", "演习", "战役", "战争", "会议", "活动", "项目", "计划")
-CAMP_TYPE_HINTS = ("国家", "组织", "联盟", "阵营", "集团", "同盟", "政府", "政权", "军队")
-PLACE_TYPE_WORDS = ("地点", "地区", "位置", "城市", "港口", "基地", "海域", "岛", "地名", "省")
-TYPE_RELATION_HINTS = ("类型", "种类", "类别", "型号", "舰种", "级别", "舰级", "型别", "机种", "类")
 NEGATION = {
     "数值大于": "数值不大于",
     "数值小于": "数值不小于",

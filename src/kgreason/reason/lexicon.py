@@ -320,3 +320,26 @@ def relation_variants(relation: str) -> tuple[str, ...]:
         if any(w in relation for w in group if len(w) >= 2 or w == relation):
             out.update(group)
     return (relation, *sorted(out - {relation}))
+
+
+# Words of KG relation names and node types that mark a kind of relation or node (time, side, event, place,
+# category, person): hints read off the KG's own vocabulary, kept here with the other language words.
+GENERIC_TIME_RELATIONS = frozenset({"时间", "发生时间", "日期", "发生日期", "开始时间", "爆发时间"})
+
+CAMP_RELATION_HINTS = ("隶属", "属于", "所属", "阵营", "国籍", "国家", "加入", "归属", "一方", "成员", "盟")
+
+EVENT_TYPE_HINTS = ("行动", "事件", "演习", "战役", "战争", "会议", "活动", "项目", "计划")
+
+CAMP_TYPE_HINTS = ("国家", "组织", "联盟", "阵营", "集团", "同盟", "政府", "政权", "军队")
+
+PLACE_TYPE_WORDS = ("地点", "地区", "位置", "城市", "港口", "基地", "海域", "岛", "地名", "省")
+
+TYPE_RELATION_HINTS = ("类型", "种类", "类别", "型号", "舰种", "级别", "舰级", "型别", "机种", "类")
+
+PERSON_TYPE_HINTS = ("人物", "人", "将领", "军官", "指挥官", "司令", "元帅", "将军", "总统", "首相", "士兵", "飞行员")
+
+PLACE_TYPE_HINTS = ("地点", "地区", "位置", "城市", "国家", "港口", "基地", "海域", "岛", "地名", "省")
+
+PLACE_RELATION_HINTS = ("地", "港", "位置", "位于", "基地", "驻", "部署", "所在", "海域", "国")
+
+PLACE_LIKE_TYPES = ("地点", "国家", "地区", "城市", "海域", "港", "基地", "岛", "省", "州", "位置")

@@ -21,14 +21,11 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.kg.values import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
-from kgreason.reason.lexicon import relation_variants
+from kgreason.reason.lexicon import PERSON_TYPE_HINTS, PLACE_RELATION_HINTS, PLACE_TYPE_HINTS, relation_variants
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
 
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
-PERSON_TYPE_HINTS = ("人物", "人", "将领", "军官", "指挥官", "司令", "元帅", "将军", "总统", "首相", "士兵", "飞行员")
-PLACE_TYPE_HINTS = ("地点", "地区", "位置", "城市", "国家", "港口", "基地", "海域", "岛", "地名", "省")
-PLACE_RELATION_HINTS = ("地", "港", "位置", "位于", "基地", "驻", "部署", "所在", "海域", "国")
 
 
 @dataclass(frozen=True, slots=True)
