@@ -24,9 +24,9 @@ from kgreason.reason.lexicon import (
     NUMERIC_COMPARATORS,
     ORDER_WORDS,
     PERSON_WORDS,
-    PLACE_LIKE_TYPES,
     PLACE_MARKERS,
     PLACE_QUESTION_PATTERNS,
+    PLACE_TYPE_HINTS,
     QUESTION_WORDS,
     SAME_WORDS,
     SET_WORDS,
@@ -471,7 +471,7 @@ def _order(q: MappedText, mentions: list[Mention], quoted: Sequence[tuple[int, i
 
 def _place_like(index: KGIndex, key: str) -> bool:
     node = index.nodes.get(key)
-    return index.is_place(key) or (node is not None and any(h in t for t in node.types for h in PLACE_LIKE_TYPES))
+    return index.is_place(key) or (node is not None and any(h in t for t in node.types for h in PLACE_TYPE_HINTS))
 
 
 def _exclusions(q: MappedText, mentions: list[Mention]) -> dict[str, str]:
