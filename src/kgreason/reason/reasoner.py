@@ -36,7 +36,8 @@ from kgreason.reason.select import Selection, find_selection, select_candidates
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
 from kgreason.reason.trace import SentenceFinder, trace_entry
-from kgreason.retrieve.base import Embedder, RelationScorer, TripleScorer, relation_prior, serialize_triple
+from kgreason.retrieve.base import Embedder, RelationScorer, TripleScorer, serialize_triple
+from kgreason.retrieve.relevance import relevance_probabilities
 from kgreason.text.normalize import normalize_text
 
 
@@ -260,7 +261,10 @@ class Reasoner:
             return None
         names = sorted(index.relation_names)
         scores = self.relations.score(q.question, names)
-        return relation_prior(scores, names, self.config.relation_temperature)
+        # softmax over the candidates, relative to the best (1.0 for it, near 0 far below it)
+        probs = relevance_probabilities(scores, self.config.relation_temperature)
+        top = max(probs)
+        return {name: p / top for name, p in zip(names, probs, strict=True)}
 
     def _single_fact(self, q: Question) -> bool:
         return q.difficulty in self.config.single_fact_levels

@@ -192,7 +192,7 @@ class ChainScore:
 
 
 class ChainScorer:
-    """`score_chain` for one question, remembering what chains share: the evidence of each hop (chains from one
+    """The chain score for one question, remembering what chains share: the evidence of each hop (chains from one
     start share their prefixes) and the answer kind of each end. Build one per question."""
 
     def __init__(
@@ -302,19 +302,3 @@ class ChainScorer:
             + weights.external * ext
         )
         return ChainScore(total, coverage, mean_rel, kind, ext, tuple(hop_scores))
-
-
-def score_chain(
-    index: KGIndex,
-    chain: Chain,
-    analysis: Analysis,
-    weights: Weights,
-    external: float | None = None,
-) -> ChainScore:
-    """The relevance of one chain to the question (see the module doc); `ChainScorer` scores many at once."""
-    return ChainScorer(index, analysis, weights).score(chain, external)
-
-
-def prefix_score(index: KGIndex, chain: Chain, analysis: Analysis) -> float:
-    """Beam ordering of partial chains (see `ChainScorer.prefix`)."""
-    return ChainScorer(index, analysis, Weights()).prefix(chain)

@@ -53,17 +53,6 @@ class RelationScorer(Protocol):
     def score(self, question: str, relations: Sequence[str]) -> list[float]: ...
 
 
-def relation_prior(scores: Sequence[float], relations: Sequence[str], temperature: float = 1.0) -> dict[str, float]:
-    """A scorer's scores as a relative belief per relation name: softmax probability over the candidates divided by
-    the best one's (1.0 for the best; near 0 for relations far below it)."""
-    if not relations:
-        return {}
-    z = np.asarray(scores, dtype=np.float64) / max(temperature, 1e-6)
-    p = np.exp(z - z.max())
-    rel = p / p.max()
-    return {r: float(x) for r, x in zip(relations, rel, strict=True)}
-
-
 def serialize_triple(triple: PathTriple) -> str:
     """The paper's linear serialisation of a triple: `[s, r, o]`."""
     return f"[{triple[0]}, {triple[1]}, {triple[2]}]"

@@ -37,6 +37,7 @@ import numpy as np
 from kgreason.errors import KgreasonError
 from kgreason.retrieve.base import Embedder, FloatArray
 from kgreason.retrieve.lexical import BM25
+from kgreason.retrieve.relevance import relevance_probabilities
 from kgreason.text.normalize import normalize_text
 
 FORMAT_VERSION = 1
@@ -305,8 +306,4 @@ class CharOverlapRelationScorer:
 
 def relation_probabilities(scores: Sequence[float]) -> list[float]:
     """Softmax of one question's matcher logits (they were trained as softmax logits, no temperature to apply)."""
-    if not scores:
-        return []
-    z = np.asarray(scores, dtype=np.float64)
-    e = np.exp(z - z.max())
-    return [float(x) for x in e / e.sum()]
+    return relevance_probabilities(scores)
