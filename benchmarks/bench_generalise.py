@@ -23,7 +23,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -45,7 +45,6 @@ class Setting:
     label: str
     config: ReasonerConfig
     conventions: str  # "default" | "other-docs" | "same-gold"
-    select: bool = True
 
 
 def settings() -> list[Setting]:
@@ -56,7 +55,7 @@ def settings() -> list[Setting]:
         Setting("conventions learned, other documents", base, "other-docs"),
         Setting("conventions learned, same gold (upper bound)", base, "same-gold"),
         Setting("w/o asked-type check", no_type, "default"),
-        Setting("w/o select-then-ask", base, "default", select=False),
+        Setting("w/o select-then-ask", replace(base, select_then_ask=False), "default"),
         Setting("w/o single-fact policy for L1", replace(base, single_fact_levels=()), "default"),
     ]
 
@@ -82,22 +81,10 @@ def answer_all(dataset: Dataset, setting: Setting) -> dict[str, AnswerRecord]:
     out: dict[str, AnswerRecord] = {}
     for conv, doc_ids in plans:
         reasoner = Reasoner(dataset, setting.config, conventions=conv)
-        if not setting.select:
-            _disable_select(reasoner)
         for q in dataset.questions:
             if q.doc_id in doc_ids:
                 out[q.query_id] = reasoner.answer(q).record
     return out
-
-
-def _disable_select(reasoner: Reasoner) -> None:
-    """The ablation: candidates as if no comparison clause picked a member first."""
-    original: Callable[..., object] = reasoner.candidates
-
-    def without(q: Question, index: KGIndex, analysis: object, sel: object = None) -> object:
-        return original(q, index, analysis, None)
-
-    reasoner.candidates = without  # type: ignore[method-assign]
 
 
 def convention_free(records: dict[str, AnswerRecord], dataset: Dataset) -> dict[str, float]:

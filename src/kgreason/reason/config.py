@@ -21,6 +21,8 @@ class ReasonerConfig:
             candidates apart, so weaker-named patterns are worth checking (costs time per such question).
         max_set_size: most members a set answer may list.
         entity_checks: check that the answer connects to the question's other entities.
+        select_then_ask: a comparison clause ending in 的那一X picks one member first and the rest of the question
+            is asked of it (reason/select.py); off for the ablation.
         single_fact_levels: difficulty labels whose questions state one fact (spec 000: L1 is single-hop): for
             them the search takes one hop, no entity checks run and only the question's own time / threshold /
             order wording becomes a constraint. Empty: the label is ignored (measured: the sample's and
@@ -56,6 +58,7 @@ class ReasonerConfig:
     max_set_size: int = 40
     entity_checks: bool = True
     single_fact_levels: tuple[str, ...] = ("L1",)
+    select_then_ask: bool = True
     fuzzy_linking: bool = True
     weights: Weights = field(default_factory=Weights)
     check_bonus: float = 0.6

@@ -194,7 +194,7 @@ class Reasoner:
         (the record, verified against the KG), explain (the trace with source sentences)."""
         clock = _StageClock()
         index, analysis = self.analyse(q)
-        sel = find_selection(analysis) if analysis.form != "bool" else None
+        sel = find_selection(analysis) if self.config.select_then_ask and analysis.form != "bool" else None
         if sel is not None:
             analysis = replace(analysis, comparative_text=sel.text)
         clock.lap("understand")

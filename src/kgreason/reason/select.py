@@ -135,14 +135,13 @@ def select_candidates(
     # ask the rest of the question of the winner (and of the node that holds its attribute, `那一次` = the event)
     starts = list(dict.fromkeys([w_key, w_opt.holder]))
     rest = analysis.mapped.norm[sel.rest_start :]
-    rest_residual = analysis.residual[-len(rest) :] if rest else ""
     form, _ = detect_form(rest, [])
     sub = replace(
         analysis,
         mentions=tuple(Mention(0, 0, index.name(k), k, "exact", 1.0) for k in starts),
         mention_keyset=frozenset(starts),
         form=form,
-        residual=_residual_of(rest, rest_residual),
+        residual=residual_words(rest),
         asked="",
         times=(),
         numerics=(),
@@ -165,8 +164,3 @@ def select_candidates(
         main = dedupe([*selection, *derived, *c.main])
         out.append(replace(c, main=main, score=c.score + 0.5 * compared, origin="select", alts=()))
     return out[: cfg.llm_candidates]
-
-
-def _residual_of(rest: str, fallback: str) -> str:
-    """The rest's words without question words, as the analysis spells residuals (segments joined by `|`)."""
-    return residual_words(rest) or fallback
