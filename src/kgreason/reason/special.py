@@ -61,7 +61,7 @@ def _bool_by_sameness(index: KGIndex, analysis: Analysis, a: str, b: str) -> lis
             continue
         for ea in by_rel_a.get(normalize_text(eb.relation), []):
             named = relation_match(ea.relation, residual).score
-            described = max(longest_common_substring(normalize_text(n), residual)[0] for n in (ea.dst, eb.dst))
+            described = max(longest_common_substring(n, residual)[0] for n in (ea.dst, eb.dst))
             s = named + (0.3 * described if described >= 2 else 0.0)
             if s > 0 and (best is None or s > best[0]):
                 best = (s, ea, eb)
