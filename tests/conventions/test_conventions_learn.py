@@ -8,7 +8,8 @@ from kgreason.conventions import default_conventions
 from kgreason.conventions.learn import classify_value, learn
 from kgreason.data.loader import load_answer_file, load_dataset
 from kgreason.data.records import AnswerRecord, KGTriple, PathTriple
-from kgreason.kg.values import holding_operators, parse_count
+from kgreason.kg.compare import holding_operators
+from kgreason.kg.quantities import parse_count
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sample"
 

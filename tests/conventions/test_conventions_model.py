@@ -13,7 +13,9 @@ from kgreason.conventions import OPERATORS, Conventions, default_conventions, lo
 from kgreason.conventions.model import SetTypes, most_specific
 from kgreason.data.records import DERIVED_RELATIONS, KGTriple
 from kgreason.errors import DataError
-from kgreason.kg.values import check_derived_triple, date_holds, number_holds, parse_date, parse_quantity
+from kgreason.kg.compare import check_derived_triple, date_holds, number_holds
+from kgreason.kg.dates import parse_date
+from kgreason.kg.quantities import parse_quantity
 
 
 def write(tmp_path: Path, value: Any, name: str = "conv.json") -> Path:

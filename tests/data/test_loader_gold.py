@@ -9,7 +9,7 @@ from kgreason.conventions.model import SetTypes
 from kgreason.data.gold import GoldContext, KGLookup, check_gold_item, is_derived
 from kgreason.data.records import AnswerRecord, KGTriple, Question
 from kgreason.errors import Problem
-from kgreason.kg.values import check_derived_triple
+from kgreason.kg.compare import check_derived_triple
 
 
 def kg() -> KGLookup:

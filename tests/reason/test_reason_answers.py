@@ -7,8 +7,8 @@ import pytest
 from reason_smallkg import kg, make_dataset
 
 from kgreason.data.records import DERIVED_RELATIONS, AnswerRecord
+from kgreason.kg.compare import check_derived_triple
 from kgreason.kg.index import KGIndex
-from kgreason.kg.values import check_derived_triple
 from kgreason.reason.reasoner import Reasoner
 
 

@@ -7,8 +7,8 @@ conv.operator_of("大于")                   # 'gt'
 from kgreason.conventions.learn import learn
 learned, report = learn(gold_items)        # inferred from a gold qa_answer.json
 
-`learn` is a submodule of its own (not imported here): it reads typed values (`kgreason.kg.values`), which import
-`kgreason.data.records`, which imports this package for `DERIVED_RELATIONS`.
+`learn` is a submodule of its own (not imported here): it reads typed values (`kgreason.kg.dates`,
+`kgreason.kg.quantities`), which import `kgreason.data.records`, which imports this package for `DERIVED_RELATIONS`.
 """
 
 from kgreason.conventions.model import (

@@ -4,7 +4,7 @@ Nothing is looked up in a list of names. Each finding comes from what the data s
 
 - derived relations: a path triple whose two operands are comparable values (two dates, a date and a KG period,
   two quantities of one dimension) and which is not a KG fact is a derived comparison; the comparisons that hold
-  between its operands (`kgreason.kg.values.holding_operators`) say which operator its relation name stands for
+  between its operands (`kgreason.kg.compare.holding_operators`) say which operator its relation name stands for
   (the most specific one that holds in most of the name's triples: `gt` rather than `ge`);
 - counts: the `数值`-like answers that are whole numbers, with or without a measure word (`4` vs `4艘`);
 - yes/no: the answer type whose single answers are short words that are never a node of the path; the word with a
@@ -46,7 +46,9 @@ from kgreason.conventions.model import (
     most_specific,
 )
 from kgreason.data.records import AnswerRecord, KGTriple, PathTriple
-from kgreason.kg.values import find_dates, find_quantities, holding_operators, parse_count, parse_date, parse_quantity
+from kgreason.kg.compare import holding_operators
+from kgreason.kg.dates import find_dates, parse_date
+from kgreason.kg.quantities import find_quantities, parse_count, parse_quantity
 from kgreason.reason.lexicon import (
     CAMP_MARKERS,
     COMPARATIVE_WORDS,

@@ -22,9 +22,9 @@ from kgreason.errors import Problem
 from kgreason.text.normalize import normalize_text, normalize_triple
 
 if TYPE_CHECKING:
-    from kgreason.kg.values import Reading
+    from kgreason.kg.compare import Reading
 
-# `kgreason.kg.values.check_derived_triple(triple, kg_triples, question_text)`: None when the comparison a
+# `kgreason.kg.compare.check_derived_triple(triple, kg_triples, question_text)`: None when the comparison a
 # derived triple states holds against the KG's typed values, else the reason in words.
 DerivedCheck = Callable[[PathTriple, Sequence[KGTriple], str], str | None]
 
@@ -129,7 +129,7 @@ def _comparison_reading(triple: PathTriple, ctx: GoldContext) -> Reading | None:
     relation is no relation of the KG. None when it does not read as one."""
     if normalize_text(triple[1]) in ctx.kg.relations or ctx.kg.contains(triple):
         return None
-    from kgreason.kg.values import holding_operators  # typed values: see validate._default_derived_check
+    from kgreason.kg.compare import holding_operators  # typed values: see validate._default_derived_check
 
     return holding_operators(triple[0].strip(), triple[2].strip(), ctx.kg.triples)
 
@@ -292,7 +292,7 @@ def _check_answers(item: AnswerRecord, ctx: GoldContext) -> list[Problem]:
         if normalize_text(answer) in nodes:
             continue
         if item.answer_type.strip() == conv.number_type:
-            from kgreason.kg.values import parse_count  # typed values: see validate._default_derived_check
+            from kgreason.kg.quantities import parse_count  # typed values: see validate._default_derived_check
 
             count = parse_count(answer)
             if count is not None and count[1] and conv.count_format == "bare":

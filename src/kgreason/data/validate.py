@@ -132,7 +132,7 @@ def check_dataset(
     """Read and check a dataset folder (see docs/data.md for every check and whether it is fatal).
 
     `check_gold=False` skips the gold-path checks (KG membership, derived triples, connectivity, answers on
-    the path); `check_derived` replaces `kgreason.kg.values.check_derived_triple` (tests use this);
+    the path); `check_derived` replaces `kgreason.kg.compare.check_derived_triple` (tests use this);
     `conventions` (default: the project's, `kgreason/conventions/default.json`) says which derived relation
     names, answer formats and constraint keys are known (others are warnings, see docs/conventions.md).
     """
@@ -166,7 +166,7 @@ def check_answer_file(path: Path) -> ValidationReport:
 def _default_derived_check(conventions: Conventions) -> DerivedCheck:
     # Imported here, not at the top: typed-value parsing is only needed when a folder has gold items, and the
     # KG layer must stay free to import the data layer without a cycle.
-    from kgreason.kg.values import check_derived_triple
+    from kgreason.kg.compare import check_derived_triple
 
     def check(triple: PathTriple, kg: Sequence[KGTriple], question: str) -> str | None:
         return check_derived_triple(triple, kg, question, conventions)

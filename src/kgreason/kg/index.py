@@ -15,14 +15,8 @@ from functools import cached_property
 from typing import Literal
 
 from kgreason.data.records import KGTriple, PathTriple
-from kgreason.kg.values import (
-    DateValue,
-    Period,
-    Quantity,
-    find_period,
-    parse_date,
-    parse_quantity,
-)
+from kgreason.kg.dates import DateValue, Period, find_period, parse_date
+from kgreason.kg.quantities import Quantity, parse_quantity
 from kgreason.kg.vocab import is_alias_relation
 from kgreason.text.normalize import normalize_text, normalize_triple
 

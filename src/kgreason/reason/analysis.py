@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Literal
 
+from kgreason.kg.dates import DateValue, find_dates
 from kgreason.kg.index import KGIndex
-from kgreason.kg.values import DateValue, Quantity, find_dates, find_quantities
+from kgreason.kg.quantities import Quantity, find_quantities
 from kgreason.reason.lexicon import (
     BOOL_WORDS,
     CAMP_MARKERS,

@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kgreason.data.records import PathTriple
+from kgreason.kg.compare import compare_quantities, date_holds
+from kgreason.kg.dates import DateValue
 from kgreason.kg.index import Edge, KGIndex
-from kgreason.kg.values import DateValue, Quantity, compare_quantities, date_holds, parse_quantity
+from kgreason.kg.quantities import Quantity, parse_quantity
 from kgreason.reason.scoring import node_match, relation_match
 from kgreason.text.overlap import longest_common_substring
 

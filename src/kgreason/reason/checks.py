@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kgreason.data.records import PathTriple
+from kgreason.kg.compare import compare_quantities, date_holds
+from kgreason.kg.dates import DateValue, Period, parse_date
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, connect
-from kgreason.kg.values import DateValue, Period, compare_quantities, date_holds, parse_date
 from kgreason.reason.analysis import Analysis, NumericThreshold, TimeWindow
 from kgreason.reason.lexicon import (
     CAMP_RELATION_HINTS,

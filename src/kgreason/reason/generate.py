@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, Signature, follow_signature, search_chains
-from kgreason.kg.values import is_measure
+from kgreason.kg.quantities import is_measure
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path

@@ -20,9 +20,9 @@ import numpy as np
 
 from kgreason.conventions import Conventions
 from kgreason.data.records import AnswerRecord, Dataset, Path, PathTriple, Question
+from kgreason.kg.compare import check_derived_triple
 from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import Chain
-from kgreason.kg.values import check_derived_triple
 from kgreason.llm.types import LLM
 from kgreason.reason.analysis import Analysis, analyze
 from kgreason.reason.candidate import Candidate

@@ -19,7 +19,7 @@ from itertools import pairwise
 
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
-from kgreason.kg.values import is_measure, parse_quantity
+from kgreason.kg.quantities import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.lexicon import PERSON_TYPE_HINTS, PLACE_RELATION_HINTS, PLACE_TYPE_HINTS, relation_variants
 from kgreason.text.normalize import normalize_text

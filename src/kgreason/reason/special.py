@@ -8,9 +8,10 @@
 from __future__ import annotations
 
 from kgreason.data.records import PathTriple
+from kgreason.kg.compare import compare_quantities
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, follow_signature
-from kgreason.kg.values import Quantity, compare_quantities
+from kgreason.kg.quantities import Quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path

@@ -5,17 +5,10 @@ from __future__ import annotations
 import pytest
 
 from kgreason.data.records import KGTriple
-from kgreason.kg.values import (
-    check_derived_triple,
-    cn_to_int,
-    compare_quantities,
-    date_holds,
-    find_dates,
-    find_period,
-    find_quantities,
-    parse_date,
-    parse_quantity,
-)
+from kgreason.kg.compare import check_derived_triple, compare_quantities, date_holds
+from kgreason.kg.dates import find_dates, find_period, parse_date
+from kgreason.kg.numerals import cn_to_int
+from kgreason.kg.quantities import find_quantities, parse_quantity
 
 
 def t(i: int, s: str, r: str, o: str, st: str = "实体", ot: str = "实体") -> KGTriple:
