@@ -125,6 +125,7 @@ class Analysis:
     # `谢菲尔德号遇袭` -> the event): the evidence must reach every name the question uses
     inner_anchors: tuple[tuple[str, tuple[str, str, str]], ...] = ()
     measure_word: str = ""  # the counter a how-many question asks in (`枚` in `几枚`), "" when none
+    read_type: str = ""  # the KG node type an LLM read as the asked one (reason/reading.py), "" when none
     asks_sibling: bool = False  # `与大连舰同一天入列的…`: the answer shares a node with a named one
 
     def mention_keys(self) -> list[str]:

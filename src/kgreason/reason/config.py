@@ -44,6 +44,9 @@ class ReasonerConfig:
             answer form is ambiguous); 0 never asks, a large value always asks.
         llm_max_tokens: generation budget of one choice (the reply is a tiny JSON object).
         llm_confirm_single: also ask when there is a single candidate (off: nothing to choose).
+        llm_reads_question: where a question asks for an entity without naming its kind, the LLM picks the asked
+            type among the KG's node types (reason/reading.py; `weights.read_type` says how much it counts).
+        llm_read_max_tokens: generation budget of that reading.
     Output:
         alt_paths: most alternative paths written per question.
         max_order_comparisons: for superlative questions, other members compared with the winner on the main
@@ -71,6 +74,8 @@ class ReasonerConfig:
     llm_margin: float = 0.3
     llm_max_tokens: int = 24
     llm_confirm_single: bool = False
+    llm_reads_question: bool = True
+    llm_read_max_tokens: int = 24
     alt_paths: int = 2
     max_order_comparisons: int = 3
 

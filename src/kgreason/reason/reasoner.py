@@ -32,6 +32,7 @@ from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidate
 from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.llm_choice import LLMDecision, choose
 from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
+from kgreason.reason.reading import QuestionReading, read_question
 from kgreason.reason.select import Selection, find_selection, select_candidates
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
@@ -197,6 +198,13 @@ class Reasoner:
         sel = find_selection(analysis) if self.config.select_then_ask and analysis.form != "bool" else None
         if sel is not None:
             analysis = replace(analysis, comparative_text=sel.text)
+        reading = (
+            read_question(self.llm, analysis, index, max_tokens=self.config.llm_read_max_tokens)
+            if self.config.llm_reads_question
+            else QuestionReading(False, "", "off in the config")
+        )
+        if reading.asked_type:
+            analysis = replace(analysis, read_type=reading.asked_type)
         clock.lap("understand")
         cands, scored = self.candidates(q, index, analysis, sel)
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
@@ -222,6 +230,7 @@ class Reasoner:
         trace = trace_entry(
             q, index, analysis, scored, shown, decision, record, self.sentences(q.doc_id), clock.total()
         )
+        trace["reading"] = reading.trace()
         clock.lap("explain")
         trace["seconds_by_stage"] = clock.rounded()
         return QuestionResult(record, trace)

@@ -228,10 +228,11 @@ def _answer_one(
         }
     records[q.query_id] = result.record
     summary.answered += 1
-    llm = result.trace.get("llm", {})
-    if llm.get("asked"):
-        summary.llm_calls += 1
-        summary.prompt_tokens += int(llm.get("prompt_tokens", 0))
-        summary.completion_tokens += int(llm.get("completion_tokens", 0))
-        summary.llm_seconds += float(llm.get("seconds", 0.0))
+    for part in ("reading", "llm"):  # the LLM's two parts: reading the question, choosing a candidate
+        llm = result.trace.get(part, {})
+        if llm.get("asked"):
+            summary.llm_calls += 1
+            summary.prompt_tokens += int(llm.get("prompt_tokens", 0))
+            summary.completion_tokens += int(llm.get("completion_tokens", 0))
+            summary.llm_seconds += float(llm.get("seconds", 0.0))
     return result.trace

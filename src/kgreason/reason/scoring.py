@@ -47,6 +47,8 @@ class Weights:
     # a learned question-relation matcher's relative belief (1 for its best relation) counts as relation evidence
     # up to this much (a full lexical match counts 1); 0 turns it off
     learned_relation: float = 0.8
+    # the chain's end has (+) / lacks (-) the KG type an LLM read as the asked one (reason/reading.py)
+    read_type: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +97,9 @@ def content_positions(residual: str) -> frozenset[int]:
     return frozenset(i for i, ch in enumerate(residual) if ch != "|")
 
 
-def answer_kind_score(
-    index: KGIndex, chain: Chain, analysis: Analysis, type_match: float = 0.6, type_mismatch: float = 0.6
-) -> float:
+def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights: Weights | None = None) -> float:
     """+1 when the chain's end is the kind of answer asked for, negative when it clearly is not."""
+    w = weights or Weights()
     end = chain.end
     node = index.nodes.get(end)
     if node is None:
@@ -149,7 +150,9 @@ def answer_kind_score(
         # A forward last hop's relation names the answer's role (`X 包含型别 Y`: Y is a 型别); walked backwards
         # it names the node we came from, so it does not count.
         last_forward = bool(chain.edges) and chain.edges[-1].forward
-        score += _type_word_score(tw, types + node.name + (rel if last_forward else ""), type_match, type_mismatch)
+        score += _type_word_score(tw, types + node.name + (rel if last_forward else ""), w.type_match, w.type_mismatch)
+    elif analysis.read_type and node.types:
+        score += w.read_type if analysis.read_type in node.types else -w.read_type
     return score
 
 
@@ -237,7 +240,7 @@ class ChainScorer:
         got = self._kinds.get(key)
         if got is None:
             w = self.weights
-            got = answer_kind_score(self.index, chain, self.analysis, w.type_match, w.type_mismatch)
+            got = answer_kind_score(self.index, chain, self.analysis, w)
             self._kinds[key] = got
         return got
 
