@@ -61,6 +61,7 @@ CONTENT_TYPES = {
     ".LICENSE": "text/plain; charset=utf-8",
     ".NOTICE": "text/plain; charset=utf-8",
 }
+Name = Annotated[str, Query(max_length=MAX_NAME_CHARS)]
 ERRORS: dict[int | str, dict[str, object]] = {
     404: {"model": ErrorBody, "description": "Unknown dataset, document, node or run."},
     422: {"model": ErrorBody, "description": "The request is not valid (the message names the field)."},
@@ -207,8 +208,6 @@ def create_app(state: ServeState) -> FastAPI:
             )
             for s in state.datasets.values()
         ]
-
-    Name = Annotated[str, Query(max_length=MAX_NAME_CHARS)]
 
     @app.get("/api/datasets/{name}/documents", response_model=list[DocumentInfo], responses=ERRORS)
     async def list_documents(name: str) -> list[DocumentInfo]:
