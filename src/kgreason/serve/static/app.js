@@ -92,6 +92,36 @@ function highlight(index) {
   window.kgreasonView.highlighted = { start: ev.start, end: ev.end, text: span.textContent, evidence: index };
 }
 
+// Columns by distance from the question's entity (the chain reads left to right), rows within a column.
+function chainLayout(nodes, edges, first) {
+  const ids = nodes.map((n) => n.data.id);
+  const next = new Map(ids.map((id) => [id, []]));
+  for (const e of edges) { next.get(e.data.source).push(e.data.target); next.get(e.data.target).push(e.data.source); }
+  const depth = new Map();
+  const queue = [];
+  const seed = (id) => { if (!depth.has(id)) { depth.set(id, 0); queue.push(id); } };
+  if (first !== null) seed(ids[0]);
+  for (const id of ids) {
+    seed(id);
+    while (queue.length) {
+      const cur = queue.shift();
+      for (const nb of next.get(cur)) if (!depth.has(nb)) { depth.set(nb, depth.get(cur) + 1); queue.push(nb); }
+    }
+  }
+  const rows = new Map();
+  const positions = {};
+  for (const id of ids) {
+    const d = depth.get(id);
+    const row = rows.get(d) || 0;
+    rows.set(d, row + 1);
+    positions[id] = { x: d * 200, y: row * 80 };
+  }
+  for (const id of ids) {  // centre each column vertically
+    positions[id].y -= ((rows.get(depth.get(id)) - 1) * 80) / 2;
+  }
+  return positions;
+}
+
 function drawGraph(answer) {
   const nodes = new Map();
   const answers = new Set(answer.answers);
@@ -127,8 +157,7 @@ function drawGraph(answer) {
         color: "#c05621" } },
       { selector: "edge.active", style: { width: 4, "line-color": "#d69e2e", "target-arrow-color": "#d69e2e" } },
     ],
-    layout: { name: "breadthfirst", directed: true, spacingFactor: 1.1, padding: 20,
-      roots: first !== null ? [`#${nodes.get(first).data.id}`] : undefined },
+    layout: { name: "preset", positions: chainLayout([...nodes.values()], edges, first), fit: true, padding: 30 },
   });
   const pick = (evt) => {
     cy.edges().removeClass("active");

@@ -1,0 +1,97 @@
+"""End to end in a real browser: `kgreason serve examples/sample --llm none` on 127.0.0.1, headless Chromium driven
+over the DevTools protocol types a question and clicks Ask; the page must show the answer card, the constraint
+chips, the evidence graph (its nodes and edges, drawn on the canvas), and a real mouse click on an edge must
+highlight that triple's source sentence in the document. Screenshots are saved (set KGREASON_SCREENSHOT_DIR to
+keep them; docs/serve.png was made this way)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from cdp import Browser, find_chromium
+from conftest import SAMPLE, ServerFactory
+
+CHROMIUM = find_chromium()
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="no Chromium binary (chromium / chromium-browser; set KGREASON_CHROMIUM): scripts/setup.sh installs "
+        "Debian's chromium when apt-get is available",
+    ),
+]
+QUESTION = "阿富汗战争期间具备初始作战能力、且内油作战半径超过1000公里的F-35型别有哪些？"  # doc_01_009, L3
+
+
+def _shots(tmp_path: Path) -> Path:
+    keep = os.environ.get("KGREASON_SCREENSHOT_DIR")
+    folder = Path(keep) if keep else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_ask_in_the_browser_draws_the_evidence_graph(serve: ServerFactory, tmp_path: Path) -> None:
+    assert CHROMIUM is not None
+    served = serve(str(SAMPLE), "--llm", "none")
+    browser = Browser(CHROMIUM, tmp_path / "profile")
+    try:
+        browser.open(served.url + "/")
+        browser.wait_for("!!document.body && document.body.dataset.state === 'ready'")
+        # choose the document, then type the question and click Ask as a person would
+        browser.evaluate(
+            "(() => { const s = document.getElementById('doc'); s.value = 'doc_01';"
+            " s.dispatchEvent(new Event('change')); return true; })()"
+        )
+        browser.click_element("#question")
+        browser.type_text(QUESTION)
+        assert browser.evaluate("document.getElementById('question').value") == QUESTION
+        browser.click_element("#ask")
+        state = browser.wait_for(
+            "['answered', 'error'].includes(document.body.dataset.state) && document.body.dataset.state"
+        )
+        assert state == "answered", browser.evaluate("document.getElementById('status').textContent")
+
+        # the answer card
+        assert browser.evaluate("document.getElementById('answer-text').textContent") == "F-35A、F-35C"
+        # constraint chips, each marked satisfied
+        chips = browser.evaluate(
+            "[...document.querySelectorAll('#constraints .chip')].map(c => [c.className, c.textContent])"
+        )
+        assert len(chips) == 2
+        assert all("ok" in cls.split() and text.startswith("✓") for cls, text in chips)
+        assert any("阿富汗战争期间" in text and "处于时期内" in text for _, text in chips)
+
+        # the evidence graph: nodes and edges as the page built them, and pixels on the canvas
+        view = browser.evaluate("JSON.stringify(window.kgreasonView)")
+        view = json.loads(view)
+        assert {"F-35", "F-35A", "F-35C", "阿富汗战争", "1000公里", "1093公里"} <= set(view["nodes"])
+        assert len(view["edges"]) == 10 and view["derivedEdges"] == 4
+        assert ["F-35", "包含型别", "F-35A"] in view["edges"]
+        assert any(label.startswith("数值大于（1093公里 vs 1000公里") for _, label, _ in view["edges"])
+        graph = browser.evaluate(
+            "({n: document.getElementById('graph').dataset.nodes, e: document.getElementById('graph').dataset.edges})"
+        )
+        assert graph == {"n": str(len(view["nodes"])), "e": "10"}
+        painted = browser.evaluate(
+            "(() => { let n = 0; for (const c of document.querySelectorAll('#graph canvas')) {"
+            " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+            " for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; } return n; })()"
+        )
+        assert painted > 1000, "the graph canvas is blank"
+        browser.screenshot(_shots(tmp_path) / "serve_answer.png")
+
+        # a real click on an evidence edge highlights its source sentence in the document text
+        index = 2  # (F-35A, 初始作战能力时间, 2016年8月2日)
+        point = browser.evaluate(f"window.kgreasonEdgePoint({index})")
+        browser.click(point["x"], point["y"])
+        highlighted = browser.wait_for("window.kgreasonView.highlighted")
+        assert highlighted["evidence"] == index
+        assert highlighted["text"] == "2016年8月2日，美国空军宣布F-35A具备初始作战能力。"
+        dom = browser.evaluate("[...document.querySelectorAll('#doc-text .sent.hl')].map(s => s.textContent)")
+        assert dom == [highlighted["text"]]
+        browser.screenshot(_shots(tmp_path) / "serve_highlight.png")
+    finally:
+        browser.close()
