@@ -39,7 +39,8 @@ echo "==> installing kgreason[$extras]"
 if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
     echo "==> installing chromium (for the browser test of kgreason serve)"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null \
+    { $SUDO apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null 2>&1 \
+        || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null; }; } \
         || echo "warning: could not install chromium; the browser test will be skipped" >&2
 elif command -v apt-get >/dev/null 2>&1 && ! fc-list :lang=zh 2>/dev/null | grep -q .; then
     echo "==> installing a CJK font (for the browser test of kgreason serve)"
