@@ -95,3 +95,44 @@ def test_ask_in_the_browser_draws_the_evidence_graph(serve: ServerFactory, tmp_p
         browser.screenshot(_shots(tmp_path) / "serve_highlight.png")
     finally:
         browser.close()
+
+
+def test_run_browser_filters_and_compares_chains(serve: ServerFactory, sample_run: Path, tmp_path: Path) -> None:
+    assert CHROMIUM is not None
+    served = serve(str(SAMPLE), "--llm", "none", "--runs", str(sample_run))
+    browser = Browser(CHROMIUM, tmp_path / "profile")
+    rows = "document.querySelectorAll('#run-table tbody tr')"
+    try:
+        browser.open(served.url + "/")
+        browser.wait_for("!!document.body && document.body.dataset.state === 'ready'")
+        browser.click_element("#tab-runs")
+        browser.wait_for(f"{rows}.length > 0")
+        assert browser.evaluate(f"{rows}.length") == 47
+        assert "均分" in browser.evaluate("document.getElementById('run-summary').textContent")
+        # filter by level: only L3 rows remain
+        browser.evaluate(
+            "(() => { const s = document.getElementById('run-level'); s.value = 'L3';"
+            " s.dispatchEvent(new Event('change')); return true; })()"
+        )
+        browser.wait_for(f"{rows}.length < 47")
+        levels = browser.evaluate(f"[...{rows}].map(r => r.children[1].textContent)")
+        assert levels and set(levels) == {"L3"}
+        # open the item doc_01_009: the predicted chain beside the gold chain, matched triples marked
+        browser.click_element("#run-table tbody tr[data-query-id='doc_01_009']")
+        browser.wait_for(
+            "!document.getElementById('run-detail').hidden && document.querySelectorAll('#gold-chain li').length > 0"
+        )
+        pred = browser.evaluate(
+            "[...document.querySelectorAll('#pred-chain li')].map(li => [li.className, li.textContent])"
+        )
+        gold = browser.evaluate(
+            "[...document.querySelectorAll('#gold-chain li')].map(li => [li.className, li.textContent])"
+        )
+        assert len(pred) == 10 and len(gold) >= 1
+        gold_texts = {text for _, text in gold}
+        for cls, text in pred:
+            assert cls == ("matched" if text in gold_texts else "unmatched")
+        assert "(F-35, 包含型别, F-35A)" in gold_texts
+        browser.screenshot(_shots(tmp_path) / "serve_runs.png")
+    finally:
+        browser.close()

@@ -25,7 +25,7 @@ HELP = "\n\n".join(
         "asks a question and sees the answer, its evidence graph, each triple's source sentence, the constraints "
         "and the candidates that lost; and browses finished runs (--runs) against gold.",
         "Datasets and the model are loaded once. Binds 127.0.0.1 unless --host says otherwise; the page needs no "
-        "internet. Needs the serve extra (pip install 'kgreason[serve]').",
+        "internet. Needs FastAPI and uvicorn: the package's serve extra.",
         "Examples:",
         "    kgreason serve examples/sample --llm none",
         "    kgreason serve examples/sample ../shared/data/ccks_ext_dev --runs runs --port 8765",
@@ -51,7 +51,7 @@ def dataset_names(roots: list[Path]) -> list[str]:
 
 def serve(
     data_dirs: Annotated[
-        list[Path], typer.Argument(metavar="DATA_DIR...", help="Dataset folders in the task's layout.")
+        list[Path], typer.Argument(metavar="DATA_DIR", help="Dataset folders in the task's layout (one or more).")
     ],
     host: Annotated[
         str, typer.Option("--host", help="Address to bind; anything but 127.0.0.1 exposes the data to the network.")
