@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -141,6 +142,22 @@ def test_ask_explains_like_run(server: Served, runs_folder: Path) -> None:
     losers = [c for c in a["candidates"] if not c["chosen"]]
     assert losers and all(c["score"] <= chosen[0]["score"] for c in losers)
     assert a["llm"]["asked"] is False and a["seconds"] >= 0 and a["server_seconds"] >= a["seconds"]
+
+
+def test_concurrent_asks_answer_as_run_does(server: Served, runs_folder: Path) -> None:
+    """Every sample question at once, 8 in flight: the same items `kgreason run` wrote (answering threads share one
+    reasoner)."""
+    written = {r["query_id"]: r for r in json.loads((runs_folder / "r1" / "result.json").read_text(encoding="utf-8"))}
+    qa = json.loads((SAMPLE / "qa.json").read_text(encoding="utf-8"))
+
+    def one(q: dict[str, str]) -> tuple[int, Any]:
+        return ask(server, {"dataset": "sample", "doc_id": q["doc_id"], "question": q["question"]})
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(one, qa))
+    for q, (status, a) in zip(qa, results, strict=True):
+        assert status == 200, a
+        assert a["record"] == written[q["query_id"]]
 
 
 def test_ask_new_question_and_single_document(server: Served) -> None:

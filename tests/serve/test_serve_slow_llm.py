@@ -1,6 +1,6 @@
 """One slow LLM call does not block other requests: `kgreason serve` with an OpenAI-compatible model that takes
-2 s per reply (a scripted local server); while a question that consults it is in flight, the health check, the
-document and a question the program answers alone come back at once."""
+2 s per reply (a scripted local server); while a question that consults it is in flight, the health check, a
+document, a run's table and a question the program answers alone come back at once."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -52,17 +53,19 @@ def slow_model() -> Iterator[ThreadingHTTPServer]:
     server.server_close()
 
 
-def test_slow_llm_call_does_not_block_other_requests(serve: ServerFactory, slow_model: ThreadingHTTPServer) -> None:
+def test_slow_llm_call_does_not_block_other_requests(
+    serve: ServerFactory, slow_model: ThreadingHTTPServer, sample_run: Path
+) -> None:
     host, port = slow_model.server_address[:2]
     llm = f"openai:http://{host!s}:{port}/v1#slow-model"
-    served = serve(str(SAMPLE), "--llm", llm, "--threads", "4")
+    served = serve(str(SAMPLE), "--llm", llm, "--threads", "4", "--runs", str(sample_run))
 
     def timed(fn: Any) -> tuple[float, float, Any]:
         t0 = time.monotonic()
         out = fn()
         return t0, time.monotonic(), out
 
-    with served.client(timeout=60) as c, ThreadPoolExecutor(max_workers=4) as pool:
+    with served.client(timeout=60) as c, ThreadPoolExecutor(max_workers=5) as pool:
         slow = pool.submit(
             timed,
             lambda: c.post("/api/ask", json={"dataset": "sample", "doc_id": AMBIGUOUS[0], "question": AMBIGUOUS[1]}),
@@ -71,6 +74,7 @@ def test_slow_llm_call_does_not_block_other_requests(serve: ServerFactory, slow_
         fast = [
             pool.submit(timed, lambda: c.get("/api/health")),
             pool.submit(timed, lambda: c.get("/api/datasets/sample/documents/doc_01")),
+            pool.submit(timed, lambda: c.get("/api/runs/items", params={"run": "r1/result.json"})),
             pool.submit(
                 timed,
                 lambda: c.post("/api/ask", json={"dataset": "sample", "doc_id": CLEAR[0], "question": CLEAR[1]}),
@@ -87,4 +91,4 @@ def test_slow_llm_call_does_not_block_other_requests(serve: ServerFactory, slow_
         assert resp.status_code == 200, resp.text
         assert end - start < 1.0, f"{resp.request.url} took {end - start:.2f} s behind the slow LLM call"
         assert end < slow_end  # answered while the slow call was still running
-    assert fast_results[2][2].json()["llm"]["asked"] is False
+    assert fast_results[3][2].json()["llm"]["asked"] is False

@@ -1,7 +1,8 @@
 """The `kgreason serve` application: `create_app(state)` builds the FastAPI app over datasets and a reasoner loaded
 once (`ServeState`). Routes only translate HTTP to the typed functions of `kgreason.explain` and `serve.runs`.
 
-- Answering runs on a bounded thread pool, so a slow LLM call holds one worker while other requests go on.
+- Answering runs on a bounded thread pool, so a slow LLM call holds one worker while other requests go on; runs are
+  read and scored on a pool of their own, so they never wait behind the LLM either.
 - Every name in a URL (dataset, document, run, static file) is looked up in what was loaded or listed at start;
   none is joined to a filesystem path.
 """
@@ -82,7 +83,8 @@ class ServeState:
     llm_name: str
     threads: int = 4
     max_body_bytes: int = MAX_BODY_BYTES
-    pool: ThreadPoolExecutor | None = field(default=None)
+    pool: ThreadPoolExecutor | None = field(default=None)  # answering (may wait for the LLM)
+    files_pool: ThreadPoolExecutor | None = field(default=None)  # reading and scoring runs: never behind the LLM
 
 
 def static_files() -> dict[str, Path]:
@@ -105,11 +107,13 @@ def create_app(state: ServeState) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         state.pool = ThreadPoolExecutor(max_workers=state.threads, thread_name_prefix="kgreason-answer")
+        state.files_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kgreason-runs")
         try:
             yield
         finally:
-            state.pool.shutdown(wait=False, cancel_futures=True)
-            state.pool = None
+            for pool in (state.pool, state.files_pool):
+                pool.shutdown(wait=False, cancel_futures=True)
+            state.pool = state.files_pool = None
 
     app = FastAPI(
         title="kgreason",
@@ -264,7 +268,7 @@ def create_app(state: ServeState) -> FastAPI:
 
     @app.get("/api/runs", response_model=list[RunInfo])
     async def list_runs() -> list[RunInfo]:
-        return await asyncio.get_running_loop().run_in_executor(state.pool, state.runs.list)
+        return await asyncio.get_running_loop().run_in_executor(state.files_pool, state.runs.list)
 
     @app.get("/api/runs/items", response_model=RunItems, responses=ERRORS)
     async def run_items(
@@ -273,11 +277,11 @@ def create_app(state: ServeState) -> FastAPI:
         answer_type: Annotated[str | None, Query(max_length=MAX_NAME_CHARS)] = None,
     ) -> RunItems:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(state.pool, state.runs.items, run, level, answer_type)
+        return await loop.run_in_executor(state.files_pool, state.runs.items, run, level, answer_type)
 
     @app.get("/api/runs/item", response_model=RunItemDetail, responses=ERRORS)
     async def run_item(run: Name, query_id: Name) -> RunItemDetail:
-        return await asyncio.get_running_loop().run_in_executor(state.pool, state.runs.item, run, query_id)
+        return await asyncio.get_running_loop().run_in_executor(state.files_pool, state.runs.item, run, query_id)
 
     app.add_middleware(BodyLimit, max_bytes=state.max_body_bytes)
     return app
