@@ -134,5 +134,12 @@ def test_run_browser_filters_and_compares_chains(serve: ServerFactory, sample_ru
             assert cls == ("matched" if text in gold_texts else "unmatched")
         assert "(F-35, 包含型别, F-35A)" in gold_texts
         browser.screenshot(_shots(tmp_path) / "serve_runs.png")
+        # the run's own explanation (from its trace) opens in the Ask view: the same evidence graph
+        browser.evaluate("document.body.dataset.state = 'ready'")
+        browser.click_element("#run-open")
+        browser.wait_for("document.body.dataset.state === 'answered'")
+        view = json.loads(browser.evaluate("JSON.stringify(window.kgreasonView)"))
+        assert len(view["edges"]) == len(pred) and view["answers"] == ["F-35A", "F-35C"]
+        assert not browser.evaluate("document.getElementById('panel-ask').hidden")
     finally:
         browser.close()

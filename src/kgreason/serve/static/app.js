@@ -311,6 +311,17 @@ async function showRunItem(run, queryId, tr) {
     ol.textContent = "";
     for (const m of chain) ol.appendChild(el("li", fmtTriple(m.triple), d.gold_chain ? (m.matched ? "matched" : "unmatched") : ""));
   }
+  const open = $("run-open");
+  open.hidden = !d.explanation;
+  open.onclick = async () => {
+    showTab("ask");
+    const a = d.explanation;
+    $("question").value = a.question;
+    await showDocument(a.dataset, a.doc_id);
+    renderAnswer(a);
+    setStatus(`运行 ${run} 的 ${a.query_id}（来自其 trace）`);
+    document.body.dataset.state = "answered";
+  };
   const fmt = (c) => Object.entries(c || {}).map(([k, v]) => `${k}: ${v}`).join("；") || "（无）";
   $("run-constraints").textContent = `预测约束 ${fmt(d.predicted_constraints)}　标准约束 ${d.gold_constraints ? fmt(d.gold_constraints) : "—"}`;
 }
