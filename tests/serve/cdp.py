@@ -54,6 +54,7 @@ class Browser:
         self._buffer = b""
         self._next_id = 0
         self.session: str | None = None
+        self.events: list[dict[str, Any]] = []  # every event Chromium sent (with Network enabled: each request)
 
     def _read_message(self, deadline: float) -> dict[str, Any]:
         while b"\0" not in self._buffer:
@@ -76,7 +77,9 @@ class Browser:
         deadline = time.monotonic() + timeout
         while True:
             reply = self._read_message(deadline)
-            if reply.get("id") == self._next_id:
+            if "method" in reply:
+                self.events.append(reply)
+            elif reply.get("id") == self._next_id:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error']}")
                 result: dict[str, Any] = reply.get("result", {})
@@ -87,6 +90,7 @@ class Browser:
         self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         self.send("Page.enable")
         self.send("Runtime.enable")
+        self.send("Network.enable")
         self.send(
             "Emulation.setDeviceMetricsOverride",
             {"width": 1366, "height": 900, "deviceScaleFactor": 1, "mobile": False},
@@ -107,6 +111,10 @@ class Browser:
                 return value
             time.sleep(0.1)
         raise TimeoutError(f"still false after {timeout} s: {expression}")
+
+    def requested_urls(self) -> list[str]:
+        """Every URL the page asked for since `open` (page, scripts, styles, fetches, images)."""
+        return [e["params"]["request"]["url"] for e in self.events if e.get("method") == "Network.requestWillBeSent"]
 
     def click(self, x: float, y: float) -> None:
         """A real mouse click (move, press, release) at page coordinates."""

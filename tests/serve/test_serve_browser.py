@@ -1,8 +1,9 @@
 """End to end in a real browser: `kgreason serve examples/sample --llm none` on 127.0.0.1, headless Chromium driven
 over the DevTools protocol types a question and clicks Ask; the page must show the answer card, the constraint
 chips, the evidence graph (its nodes and edges, drawn on the canvas), and a real mouse click on an edge must
-highlight that triple's source sentence in the document. Screenshots are saved (set KGREASON_SCREENSHOT_DIR to
-keep them; docs/serve.png was made this way)."""
+highlight that triple's source sentence in the document; the page and the API reference fetch nothing from
+another host. The run browser filters, compares chains and opens an explanation. Screenshots are saved (set
+KGREASON_SCREENSHOT_DIR to keep them; docs/serve.png was made this way)."""
 
 from __future__ import annotations
 
@@ -93,6 +94,17 @@ def test_ask_in_the_browser_draws_the_evidence_graph(serve: ServerFactory, tmp_p
         dom = browser.evaluate("[...document.querySelectorAll('#doc-text .sent.hl')].map(s => s.textContent)")
         assert dom == [highlighted["text"]]
         browser.screenshot(_shots(tmp_path) / "serve_highlight.png")
+
+        # the API reference page works offline too
+        browser.send("Page.navigate", {"url": served.url + "/docs"})
+        title = browser.wait_for("(document.querySelector('.swagger-ui .info .title') || {}).textContent")
+        assert title.startswith("kgreason")
+        # nothing was fetched from another host (the page, its libraries, the API, the reference page)
+        urls = browser.requested_urls()
+        assert any(u.endswith("/static/vendor/cytoscape.min.js") for u in urls)
+        assert any(u.endswith("/static/vendor/swagger-ui-bundle.js") for u in urls)
+        outside = [u for u in urls if not u.startswith(served.url) and not u.startswith("data:")]
+        assert outside == []
     finally:
         browser.close()
 

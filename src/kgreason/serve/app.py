@@ -188,6 +188,7 @@ def create_app(state: ServeState) -> FastAPI:
             swagger_js_url="/static/vendor/swagger-ui-bundle.js",
             swagger_css_url="/static/vendor/swagger-ui.css",
             swagger_favicon_url="/static/favicon.svg",
+            swagger_ui_parameters={"validatorUrl": None},  # no call to the online spec validator: offline
         )
 
     # ------------------------------------------------------------------------------------------------- API
