@@ -168,6 +168,12 @@ def create_app(state: ServeState) -> FastAPI:
     async def _unreadable(_: Request, exc: KgreasonError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        # a bug, not bad input: said in JSON like every other error (uvicorn logs the traceback); serving goes on
+        detail = f"internal error in {request.method} {request.url.path}: {type(exc).__name__}: {exc}"
+        return JSONResponse({"detail": detail}, status_code=500)
+
     # ------------------------------------------------------------------------------------------------ page
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

@@ -148,9 +148,11 @@ class RunCatalog:
         """The served dataset with gold the run answered: the one its `.run.json` names, else the one whose
         questions (query_id and doc_id) the run's predictions match best (at least half of them)."""
         with_gold = {n: d for n, d in self.datasets.items() if d.gold}
+        data_dir: Path | None = None
         try:
             info = json.loads(files.info.read_text(encoding="utf-8")) if files.info.exists() else {}
-            data_dir = Path(str(info.get("data_dir"))).resolve() if isinstance(info, dict) else None
+            if isinstance(info, dict) and isinstance(info.get("data_dir"), str):
+                data_dir = Path(info["data_dir"]).resolve()
         except (OSError, ValueError):
             data_dir = None
         for name, ds in with_gold.items():
