@@ -5,6 +5,7 @@ Node, no download: it drives the system's Chromium (Debian's `chromium`)."""
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import shutil
@@ -27,8 +28,11 @@ class Browser:
         self._from_child, from_child_w = os.pipe()
 
         def fds() -> None:  # in the child: its fd 3 reads our commands, its fd 4 carries its replies
-            os.dup2(to_child_r, 3)
-            os.dup2(from_child_w, 4)
+            # first out of the way (the pipes may already be fds 3-6), then into place, inheritable
+            high_r = fcntl.fcntl(to_child_r, fcntl.F_DUPFD, 10)
+            high_w = fcntl.fcntl(from_child_w, fcntl.F_DUPFD, 10)
+            os.dup2(high_r, 3)
+            os.dup2(high_w, 4)
 
         self.process = subprocess.Popen(
             [
