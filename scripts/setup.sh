@@ -34,6 +34,20 @@ fi
 echo "==> installing kgreason[$extras]"
 .venv/bin/python -m pip install --quiet --progress-bar off -e ".[$extras]"
 
+# The browser test of `kgreason serve` (tests/serve/test_serve_browser.py) drives Debian's Chromium; a CJK font
+# makes the page's Chinese render. Installed only when missing and apt-get is there (the test skips otherwise).
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing chromium (for the browser test of kgreason serve)"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    { $SUDO apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null 2>&1 \
+        || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null; }; } \
+        || echo "warning: could not install chromium; the browser test will be skipped" >&2
+elif command -v apt-get >/dev/null 2>&1 && ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+    echo "==> installing a CJK font (for the browser test of kgreason serve)"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get install -y -qq fonts-wqy-zenhei >/dev/null || echo "warning: could not install a CJK font" >&2
+fi
+
 if [ -z "${KGREASON_NO_LLM:-}" ]; then
     echo "==> assembling and verifying the embedded model weights"
     .venv/bin/kgreason models prepare

@@ -13,6 +13,7 @@ from kgreason.commands.mecha import register as register_mecha
 from kgreason.commands.models import register as register_models
 from kgreason.commands.run import register as register_run
 from kgreason.commands.score import register as register_score
+from kgreason.commands.serve import register as register_serve
 from kgreason.commands.validate import register as register_validate
 from kgreason.errors import DataError, KgreasonError
 
@@ -41,6 +42,7 @@ register_mecha(app)
 register_models(app)
 register_run(app)
 register_score(app)
+register_serve(app)
 register_validate(app)
 
 
