@@ -38,13 +38,13 @@ echo "==> installing kgreason[$extras]"
 # makes the page's Chinese render. Installed only when missing and apt-get is there (the test skips otherwise).
 if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
     echo "==> installing chromium (for the browser test of kgreason serve)"
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo -n"
     { $SUDO apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null 2>&1 \
         || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null; }; } \
         || echo "warning: could not install chromium; the browser test will be skipped" >&2
 elif command -v apt-get >/dev/null 2>&1 && ! fc-list :lang=zh 2>/dev/null | grep -q .; then
     echo "==> installing a CJK font (for the browser test of kgreason serve)"
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo -n"
     $SUDO apt-get install -y -qq fonts-wqy-zenhei >/dev/null || echo "warning: could not install a CJK font" >&2
 fi
 
