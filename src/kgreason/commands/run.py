@@ -204,6 +204,13 @@ def run(
                 on_start=start,
                 settings=settings,
             )
+        if summary.damaged_lines:
+            lines = ", ".join(str(n) for n in summary.damaged_lines[:5])
+            err.print(
+                f"warning: {trace_path}: {len(summary.damaged_lines)} damaged line(s) from an interrupted write "
+                f"(line {lines}) were dropped; their questions were answered again",
+                markup=False,
+            )
         err.print(summary.line(), markup=False)
         acc = llm_accounting(model)
         if acc is not None:

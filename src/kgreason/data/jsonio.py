@@ -248,7 +248,9 @@ def write_json_atomic(path: Path, value: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        # backslashreplace: a lone surrogate (only a model's reply can bring one) is written as the JSON escape
+        # `\\udXXX` inside its string, so the file stays valid JSON and valid UTF-8 instead of the write failing.
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
             json.dump(value, fh, ensure_ascii=False, indent=2)
             fh.write("\n")
             fh.flush()
