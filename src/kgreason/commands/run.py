@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from kgreason.conventions import default_conventions, load_conventions
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.loader import load_dataset
+from kgreason.data.outlock import check_not_locked
 from kgreason.data.records import Question
 from kgreason.errors import KgreasonError
 from kgreason.llm.config import LLMConfig
@@ -145,8 +146,9 @@ def run(
         raise KgreasonError(f"--relations must be none or learned, got {relations!r}")
     if relations != "none":
         settings["relations"] = relations
+    check_not_locked(output, trace_path)  # before loading any model: a refusal should be quick
     if not no_resume:
-        check_resumable(trace_path, settings)  # before loading any model: a refusal should be quick
+        check_resumable(trace_path, settings)
     model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(msg, markup=False))
     try:
         scorer, embedder = load_relevance(relevance_kind)

@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from kgreason.data.answers import parse_answer_record
 from kgreason.data.jsonio import write_json_atomic
+from kgreason.data.outlock import exclusive_outputs
 from kgreason.data.records import AnswerRecord, Dataset, Question
 from kgreason.errors import KgreasonError
 from kgreason.reason.reasoner import Reasoner, empty_record
@@ -223,9 +224,28 @@ def run_dataset(
     `settings` (JSON-serialisable) identify the configuration: recorded in a new journal, and checked against an
     existing one before resuming (`KgreasonError` when they differ)."""
     trace_path = trace_path or default_trace_path(output)
+    with exclusive_outputs(output, trace_path):  # a second run to the same output is refused, naming this one
+        return _run_locked(
+            dataset, reasoner, output, trace_path, only, limit, resume, save_every, on_question, on_start, settings
+        )
+
+
+def _run_locked(
+    dataset: Dataset,
+    reasoner: Reasoner,
+    output: Path,
+    trace_path: Path,
+    only: list[str] | None,
+    limit: int | None,
+    resume: bool,
+    save_every: int,
+    on_question: ProgressFn | None,
+    on_start: StartFn | None,
+    settings: dict[str, Any] | None,
+) -> RunSummary:
     selected = select_questions(dataset, only, limit)
     summary = RunSummary(questions=len(selected))
-    if resume and settings is not None:
+    if resume and settings is not None:  # again, under the lock: another run may have started the journal since
         check_resumable(trace_path, settings)
     journal = read_journal_full(trace_path) if resume else Journal()
     done = journal.done
