@@ -53,6 +53,9 @@ class RunSummary:
     llm_seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
     damaged_lines: list[int] = field(default_factory=list)  # trace lines of an earlier run that could not be read
+    # Over every answer of the selected questions, resumed ones included (so they survive a resume):
+    llm_asked_answers: int = 0  # answers for which the LLM was asked
+    llm_failed_answers: int = 0  # ... and failed (or was not asked, breaker open): the program's choice stands
 
     @property
     def per_second(self) -> float:
@@ -67,6 +70,11 @@ class RunSummary:
         if self.llm_calls:
             s += f"; LLM {self.llm_calls} calls, {self.prompt_tokens:,}+{self.completion_tokens:,} tokens, "
             s += f"{self.llm_seconds:.1f} s"
+        if self.llm_failed_answers:
+            s += (
+                f"; the LLM failed on {self.llm_failed_answers} of the {self.llm_asked_answers} answers it was asked "
+                "about (resumed ones included): the program's own choice stands there"
+            )
         return s
 
 
@@ -263,9 +271,11 @@ def _run_locked(
         on_start(len(selected), summary.resumed)
     reasoner.prepare(sorted({q.doc_id for q in todo}))
     t0 = time.monotonic()
+    entries = {qid: entry for qid, (_, entry) in done.items()}
     with _journal(trace_path, resume, settings, journal.torn_tail_at) as fh:
         for n, q in enumerate(todo, start=1):
             entry = _answer_one(reasoner, q, records, summary)
+            entries[q.query_id] = entry
             fh.write(journal_line(entry))
             fh.flush()
             if on_question is not None:
@@ -273,8 +283,25 @@ def _run_locked(
             if n % save_every == 0:
                 save()
     summary.seconds = time.monotonic() - t0
+    for q in selected:
+        asked, failed = llm_outcome(entries.get(q.query_id, {}))
+        summary.llm_asked_answers += asked
+        summary.llm_failed_answers += failed
     save()
     return summary
+
+
+# How `kgreason.reason.llm_choice.choose` words a decision where the model gave no usable choice.
+_LLM_FAILED_PREFIXES = ("LLM failed", "LLM raised", "reply not one of")
+
+
+def llm_outcome(entry: dict[str, Any]) -> tuple[bool, bool]:
+    """(the LLM was asked, it gave no usable choice) for one trace entry."""
+    llm = entry.get("llm")
+    if not isinstance(llm, dict) or not llm.get("asked"):
+        return False, False
+    reason = llm.get("reason")
+    return True, isinstance(reason, str) and reason.startswith(_LLM_FAILED_PREFIXES)
 
 
 def _answer_one(
@@ -302,7 +329,7 @@ def _answer_one(
     llm = result.trace.get("llm", {})
     if llm.get("asked"):
         summary.llm_calls += 1
-        summary.prompt_tokens += int(llm.get("prompt_tokens", 0))
-        summary.completion_tokens += int(llm.get("completion_tokens", 0))
+        summary.prompt_tokens += max(0, int(llm.get("prompt_tokens", 0)))
+        summary.completion_tokens += max(0, int(llm.get("completion_tokens", 0)))
         summary.llm_seconds += float(llm.get("seconds", 0.0))
     return result.trace
