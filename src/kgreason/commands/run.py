@@ -24,6 +24,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
 from kgreason.reason.runner import check_resumable, default_trace_path, run_dataset
 from kgreason.retrieve.base import Embedder, RelationScorer, TripleScorer
+from kgreason.text.terminal import safe_text
 
 HELP = "\n\n".join(
     [
@@ -149,7 +150,7 @@ def run(
     check_not_locked(output, trace_path)  # before loading any model: a refusal should be quick
     if not no_resume:
         check_resumable(trace_path, settings)
-    model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(msg, markup=False))
+    model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(safe_text(msg), markup=False))
     try:
         scorer, embedder = load_relevance(relevance_kind)
         matcher = load_learned_relations(embedder) if relations == "learned" else None
@@ -186,7 +187,7 @@ def run(
                     )
 
             def tick(q: Question, entry: dict[str, Any]) -> None:
-                progress.update(task, advance=1, qid=q.query_id)
+                progress.update(task, advance=1, qid=safe_text(q.query_id, newlines=False))
                 counts["done"] += 1
                 now = time.monotonic()
                 # Without a terminal (CI, nohup, a log file) the bar is off: print a line every 10 s instead.
@@ -218,7 +219,7 @@ def run(
         if acc is not None:
             err.print(acc.line(), markup=False)
         for f in summary.failures[:10]:
-            err.print(f"failed: {f}", markup=False)
+            err.print(safe_text(f"failed: {f}", newlines=False), markup=False)
         # The run's own record (settings, counts, LLM accounting per model), beside the trace's per-question lines.
         run_info = output.with_name(f"{output.stem}.run.json")
         write_json_atomic(
