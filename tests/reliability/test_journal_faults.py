@@ -4,6 +4,7 @@ JSON keeps every finished answer on resume; only the damaged line's question is 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,31 @@ def test_atomic_json_survives_a_lone_surrogate(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     write_json_atomic(out, {"failures": ["model said \ud800"]})
     assert json.loads(out.read_bytes().decode("utf-8")) == {"failures": ["model said \ud800"]}
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_written_files_follow_the_umask(tmp_path: Path, umask: int, mode: int) -> None:
+    from kgreason.data.jsonio import write_json_atomic
+
+    old = os.umask(umask)
+    try:
+        write_json_atomic(tmp_path / "r.json", [1])
+        with (tmp_path / "t.jsonl").open("a") as fh:  # how the trace is opened
+            fh.write("x\n")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "r.json").stat().st_mode & 0o777 == mode
+    assert (tmp_path / "t.jsonl").stat().st_mode & 0o777 == mode  # the same as the trace
+
+
+def test_a_run_removes_temporaries_left_by_a_killed_save(tmp_path: Path) -> None:
+    data = sample_copy(tmp_path)
+    out = tmp_path / "run" / "result.json"
+    out.parent.mkdir()
+    stray = out.parent / ".result.json.abc123.tmp"
+    stray.write_text("[", encoding="utf-8")
+    other = out.parent / ".other.json.abc123.tmp"  # not this output's: left alone
+    other.write_text("[", encoding="utf-8")
+    proc = kgreason("run", data, "-o", out, "--llm", "none", "--limit", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert not stray.exists() and other.exists() and len(load(out)) == 2

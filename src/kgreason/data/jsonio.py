@@ -11,6 +11,7 @@ The input policy every reader shares (docs/reliability.md):
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
@@ -242,12 +243,44 @@ def _read_json_lines(name: str, text: str) -> list[RawRecord]:
     return records
 
 
+def temp_prefix(path: Path) -> str:
+    """How `write_json_atomic` names its temporary files beside `path` (`.result.json.<random>.tmp`)."""
+    return f".{path.name}."
+
+
+def remove_stray_temporaries(path: Path) -> list[Path]:
+    """Delete temporaries of `path` left by a writer killed mid-write. Call only while holding the output's lock
+    (`kgreason.data.outlock`): then no live writer owns them."""
+    removed: list[Path] = []
+    if path.parent.is_dir():
+        for tmp in path.parent.glob(f"{glob.escape(temp_prefix(path))}*.tmp"):
+            tmp.unlink(missing_ok=True)
+            removed.append(tmp)
+    return removed
+
+
+def current_umask() -> int:
+    """The process umask, read without changing it (Linux reports it in /proc; elsewhere set-and-restore)."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_json_atomic(path: Path, value: Any) -> None:
     """Write JSON (UTF-8, Chinese kept readable) via a temporary file and a rename, so readers never see half
     a file and an interrupted write leaves the old file intact."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(
+            fd, 0o666 & ~current_umask()
+        )  # mkstemp makes 0600; the result should read like any file the user writes
         # backslashreplace: a lone surrogate (only a model's reply can bring one) is written as the JSON escape
         # `\\udXXX` inside its string, so the file stays valid JSON and valid UTF-8 instead of the write failing.
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from kgreason.data.answers import parse_answer_record
-from kgreason.data.jsonio import write_json_atomic
+from kgreason.data.jsonio import remove_stray_temporaries, write_json_atomic
 from kgreason.data.outlock import exclusive_outputs
 from kgreason.data.records import AnswerRecord, Dataset, Question
 from kgreason.errors import KgreasonError
@@ -233,6 +233,7 @@ def run_dataset(
     existing one before resuming (`KgreasonError` when they differ)."""
     trace_path = trace_path or default_trace_path(output)
     with exclusive_outputs(output, trace_path):  # a second run to the same output is refused, naming this one
+        remove_stray_temporaries(output)  # a run killed while saving left them; under the lock none is live
         return _run_locked(
             dataset, reasoner, output, trace_path, only, limit, resume, save_every, on_question, on_start, settings
         )
