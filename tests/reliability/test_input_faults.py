@@ -151,3 +151,61 @@ def test_other_readers_share_the_policy(tmp_path: Path, kind: str) -> None:
         p.write_text('{"derived": {"\\udc00": 1}}', encoding="utf-8")
         with pytest.raises(DataError, match="surrogate"):
             load_conventions(p)
+
+
+FILE_KINDS = ["document.json", "KG_doc_01.json", "qa.json", "qa_answer.json"]
+
+
+@pytest.mark.parametrize("fault", ["invalid_utf8", "truncated", "truncated_in_char"])
+@pytest.mark.parametrize("file_name", FILE_KINDS)
+def test_each_dataset_file_kind_broken(tmp_path: Path, file_name: str, fault: str) -> None:
+    """Invalid UTF-8 or a file cut short (a copy interrupted) in each file of a dataset: named, exit 2."""
+    data = sample_copy(tmp_path)
+    target = data / file_name
+    raw = target.read_bytes()
+    first_wide = next(i for i, b in enumerate(raw) if b >= 0xC0)  # the first byte of a multi-byte character
+    if fault == "invalid_utf8":
+        target.write_bytes(raw[:first_wide] + b"\xff" + raw[first_wide + 1 :])
+        expected = "not valid UTF-8 (byte 0xff"
+    elif fault == "truncated":
+        target.write_bytes(raw[: raw.rindex(b'"', 0, len(raw) * 2 // 3)])
+        expected = "invalid JSON at line"
+    else:
+        target.write_bytes(raw[: first_wide + 1])
+        expected = "ends inside a UTF-8 character (cut short?)"
+    proc = kgreason("validate", data)
+    no_traceback(proc)
+    assert proc.returncode == 2 and f"{target}: {expected}" in proc.stderr
+
+
+@pytest.mark.parametrize("fault", ["invalid_utf8", "truncated", "fifo"])
+@pytest.mark.parametrize("side", ["--pred", "--gold", "--conventions"])
+def test_score_and_conventions_files_broken(tmp_path: Path, side: str, fault: str) -> None:
+    data = sample_copy(tmp_path)
+    bad = tmp_path / "bad.json"
+    good = (data / "qa_answer.json").read_bytes()
+    if fault == "invalid_utf8":
+        bad.write_bytes(good[:50] + b"\xc3\x28" + good[50:])
+        expected = "not valid UTF-8"
+    elif fault == "truncated":
+        bad.write_bytes(good[: good.rindex(b'"', 0, len(good) - 40)])
+        expected = "invalid JSON"
+    else:
+        os.mkfifo(bad)
+        expected = "is a named pipe"
+    if side == "--conventions":
+        proc = kgreason("run", data, "-o", tmp_path / "o" / "r.json", "--llm", "none", "--conventions", bad, timeout=60)
+    else:
+        other = "--gold" if side == "--pred" else "--pred"
+        proc = kgreason("score", side, bad, other, data / "qa_answer.json", timeout=60)
+    no_traceback(proc)
+    assert proc.returncode == 2 and str(bad) in proc.stderr and expected in proc.stderr
+
+
+def test_validate_given_a_pipe_or_device_names_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "answers.json"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a named pipe"), (Path("/dev/zero"), "a device")):
+        proc = kgreason("validate", path, timeout=60)
+        no_traceback(proc)
+        assert proc.returncode == 2 and f"{path}: is {kind}, not a regular file" in proc.stderr

@@ -57,7 +57,9 @@ def validate(
     ] = None,
 ) -> None:
     conventions = load_conventions(conventions_file) if conventions_file is not None else None
-    report = check_answer_file(folder) if folder.is_file() else check_dataset(folder, conventions=conventions)
+    # Anything there but a folder is read as one answer file (a pipe or a device is then refused as such).
+    is_file = folder.exists() and not folder.is_dir()
+    report = check_answer_file(folder) if is_file else check_dataset(folder, conventions=conventions)
     failed = bool(report.errors) or (strict and bool(report.warnings))
     if as_json:
         data = report.to_json()

@@ -128,9 +128,10 @@ def read_text(path: Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise DataError.single(
-            str(path), f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}, line {line})"
-        ) from None
+        where = f"byte 0x{data[exc.start]:02x} at offset {exc.start}, line {line}"
+        if exc.end == len(data) and exc.reason == "unexpected end of data":
+            raise DataError.single(str(path), f"ends inside a UTF-8 character (cut short?): {where}") from None
+        raise DataError.single(str(path), f"not valid UTF-8 ({where})") from None
 
 
 def split_lines(text: str) -> Iterator[tuple[int, str]]:
