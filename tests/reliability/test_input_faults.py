@@ -209,3 +209,11 @@ def test_validate_given_a_pipe_or_device_names_it(tmp_path: Path) -> None:
         proc = kgreason("validate", path, timeout=60)
         no_traceback(proc)
         assert proc.returncode == 2 and f"{path}: is {kind}, not a regular file" in proc.stderr
+
+
+def test_negative_limit_is_refused(tmp_path: Path) -> None:
+    data = sample_copy(tmp_path)
+    proc = kgreason("run", data, "-o", tmp_path / "o" / "r.json", "--llm", "none", "--limit", "-3")
+    no_traceback(proc)
+    assert proc.returncode == 2 and "--limit must be 0 or more, got -3" in proc.stderr
+    assert not (tmp_path / "o" / "r.json").exists()

@@ -209,7 +209,9 @@ def select_questions(dataset: Dataset, only: list[str] | None, limit: int | None
             raise KgreasonError(f"--only {', '.join(unknown)}: no such query_id in {dataset.root}/qa.json")
         qs = [q for q in qs if q.query_id in wanted]
     if limit is not None:
-        qs = qs[: max(0, limit)]
+        if limit < 0:
+            raise KgreasonError(f"--limit must be 0 or more, got {limit}")
+        qs = qs[:limit]
     return qs
 
 
