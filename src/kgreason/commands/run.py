@@ -33,7 +33,8 @@ HELP = "\n\n".join(
         "A trace (JSON Lines, one line per question: linked entities, constraints, scored candidates, the LLM's "
         "choice, each evidence triple's source sentence, tokens and seconds) is written beside the output. "
         "Rerunning resumes from it and skips finished questions; --no-resume starts over. A trace written with "
-        "other settings (--llm, --relevance, --beam, --max-hops) is not resumed.",
+        "other settings (--llm, --relevance, --beam, --max-hops) is not resumed. A second run to the same output while "
+        "one is running is refused, naming it. Faults and limits: docs/reliability.md.",
         "Examples:",
         "    kgreason run examples/sample -o runs/result.json --llm none",
         "    kgreason run DATA -o result.json --llm embedded",
