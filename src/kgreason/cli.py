@@ -16,6 +16,7 @@ from kgreason.commands.score import register as register_score
 from kgreason.commands.serve import register as register_serve
 from kgreason.commands.validate import register as register_validate
 from kgreason.errors import DataError, KgreasonError
+from kgreason.text.terminal import safe_text
 
 app = typer.Typer(
     name="kgreason",
@@ -57,7 +58,7 @@ def main() -> None:
         err.print(f"{len(exc.problems)} problem(s).", markup=False)
         sys.exit(2)
     except KgreasonError as exc:
-        err.print(f"error: {exc}", markup=False)
+        err.print(safe_text(f"error: {exc}"), markup=False)
         sys.exit(2)
     except KeyboardInterrupt:
         err.print("interrupted", markup=False)

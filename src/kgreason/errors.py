@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from kgreason.text.terminal import safe_text
+
 Severity = Literal["error", "warning"]
 
 
@@ -29,7 +31,8 @@ class Problem:
             where.append(f"record {self.record}")
         if self.field is not None:
             where.append(f"field '{self.field}'")
-        return f"{self.severity}: {', '.join(where)}: {self.message}"
+        # One line, safe to print: names and values come from the files (see kgreason.text.terminal).
+        return safe_text(f"{self.severity}: {', '.join(where)}: {self.message}", newlines=False)
 
 
 class DataError(Exception):

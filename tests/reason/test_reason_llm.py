@@ -44,10 +44,10 @@ def test_prompt_sorted_ascending_with_relevance_and_enum() -> None:
     assert ids == ["C1", "C2", "C3"]
     assert messages[0] == ChatMessage("system", SYSTEM_PROMPT)  # shared prefix first
     user = messages[1].content
-    assert user.startswith(f"问题：{QUESTION}")
+    assert user.startswith(f'问题："{QUESTION}"')  # untrusted text is quoted
     # most relevant last: C3 (lowest) first, C1 (best) last
     assert user.index("C3 ") < user.index("C2 ") < user.index("C1 ")
-    assert "[歼-20, 研制单位, 成都飞机设计研究所]" in user and "与问题的相关性" in user
+    assert '["歼-20", "研制单位", "成都飞机设计研究所"]' in user and "与问题的相关性" in user
     assert abs(sum(relevance([2.0, 1.0, 0.5])) - 1.0) < 1e-9
 
 

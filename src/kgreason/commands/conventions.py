@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +19,7 @@ from kgreason.conventions.model import (
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.records import AnswerRecord, KGTriple
 from kgreason.errors import DataError, KgreasonError
+from kgreason.text.terminal import safe_json, safe_text
 
 GOLD_FILE = "qa_answer.json"
 
@@ -63,7 +63,7 @@ def _fail(exc: DataError | KgreasonError) -> NoReturn:
             typer.echo(str(problem), err=True)
         typer.echo(f"{len(exc.problems)} problem(s).", err=True)
     else:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(safe_text(f"error: {exc}"), err=True)
     raise typer.Exit(2)
 
 
@@ -92,8 +92,8 @@ def learn_command(
             conventions, description=f"learned from {path} ({len(items)} gold items) by kgreason conventions learn"
         )
         for note in notes:
-            typer.echo(note)
-        typer.echo(str(report))
+            typer.echo(safe_text(note))
+        typer.echo(safe_text(str(report)))
         if output is not None:
             try:
                 write_json_atomic(output, conventions.to_json())
@@ -102,7 +102,7 @@ def learn_command(
             typer.echo(f"Conventions written to {output}")
         else:
             typer.echo("Learned conventions (JSON; -o FILE writes them to a file):")
-            typer.echo(json.dumps(conventions.to_json(), ensure_ascii=False, indent=2))
+            typer.echo(safe_json(conventions.to_json()))
     except (DataError, KgreasonError) as exc:
         _fail(exc)
 
@@ -145,10 +145,10 @@ def show_command(
     except DataError as exc:
         _fail(exc)
     if as_json:
-        typer.echo(json.dumps(conventions.to_json(), ensure_ascii=False, indent=2))
+        typer.echo(safe_json(conventions.to_json()))
         return
     for line in describe_conventions(conventions):
-        typer.echo(line)
+        typer.echo(safe_text(line))
 
 
 def describe_conventions(conv: Conventions) -> list[str]:

@@ -6,7 +6,6 @@ layout of github.com/reml-group/Mecha-QA `dataset/`, with QA files beside the KG
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -16,6 +15,7 @@ import typer
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.mecha import SubgraphIndex, convert_mecha, load_mecha_kg, load_mecha_qa
 from kgreason.errors import KgreasonError
+from kgreason.text.terminal import safe_json, safe_text
 
 mecha_app = typer.Typer(
     name="mecha",
@@ -36,7 +36,7 @@ def _path(explicit: Path | None, data: Path | None, name: str, option: str) -> P
 
 
 def _echo(message: str) -> None:
-    typer.echo(message, err=True)
+    typer.echo(safe_text(message), err=True)
 
 
 @mecha_app.command("convert")
@@ -94,7 +94,7 @@ def train_cmd(
     model, report = fit_mecha(items, index, embedder, config)
     embedder.flush()
     model.save(out)
-    typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+    typer.echo(safe_json(report.as_dict()))
     typer.echo(f"wrote {out} ({out.stat().st_size} bytes) in {time.monotonic() - start:.1f} s")
 
 

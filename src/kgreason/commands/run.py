@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from kgreason.conventions import default_conventions, load_conventions
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.loader import load_dataset
+from kgreason.data.outlock import check_not_locked
 from kgreason.data.records import Question
 from kgreason.errors import KgreasonError
 from kgreason.llm.config import LLMConfig
@@ -23,6 +24,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
 from kgreason.reason.runner import check_resumable, default_trace_path, run_dataset
 from kgreason.retrieve.base import Embedder, RelationScorer, TripleScorer
+from kgreason.text.terminal import safe_text
 
 HELP = "\n\n".join(
     [
@@ -31,7 +33,8 @@ HELP = "\n\n".join(
         "A trace (JSON Lines, one line per question: linked entities, constraints, scored candidates, the LLM's "
         "choice, each evidence triple's source sentence, tokens and seconds) is written beside the output. "
         "Rerunning resumes from it and skips finished questions; --no-resume starts over. A trace written with "
-        "other settings (--llm, --relevance, --beam, --max-hops) is not resumed.",
+        "other settings (--llm, --relevance, --beam, --max-hops) is not resumed. A second run to the same output while "
+        "one is running is refused, naming it. Faults and limits: docs/reliability.md.",
         "Examples:",
         "    kgreason run examples/sample -o runs/result.json --llm none",
         "    kgreason run DATA -o result.json --llm embedded",
@@ -145,9 +148,10 @@ def run(
         raise KgreasonError(f"--relations must be none or learned, got {relations!r}")
     if relations != "none":
         settings["relations"] = relations
+    check_not_locked(output, trace_path)  # before loading any model: a refusal should be quick
     if not no_resume:
-        check_resumable(trace_path, settings)  # before loading any model: a refusal should be quick
-    model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(msg, markup=False))
+        check_resumable(trace_path, settings)
+    model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(safe_text(msg), markup=False))
     try:
         scorer, embedder = load_relevance(relevance_kind)
         matcher = load_learned_relations(embedder) if relations == "learned" else None
@@ -184,7 +188,7 @@ def run(
                     )
 
             def tick(q: Question, entry: dict[str, Any]) -> None:
-                progress.update(task, advance=1, qid=q.query_id)
+                progress.update(task, advance=1, qid=safe_text(q.query_id, newlines=False))
                 counts["done"] += 1
                 now = time.monotonic()
                 # Without a terminal (CI, nohup, a log file) the bar is off: print a line every 10 s instead.
@@ -204,12 +208,19 @@ def run(
                 on_start=start,
                 settings=settings,
             )
+        if summary.damaged_lines:
+            lines = ", ".join(str(n) for n in summary.damaged_lines[:5])
+            err.print(
+                f"warning: {trace_path}: {len(summary.damaged_lines)} damaged line(s) from an interrupted write "
+                f"(line {lines}) were dropped; their questions were answered again",
+                markup=False,
+            )
         err.print(summary.line(), markup=False)
         acc = llm_accounting(model)
         if acc is not None:
             err.print(acc.line(), markup=False)
         for f in summary.failures[:10]:
-            err.print(f"failed: {f}", markup=False)
+            err.print(safe_text(f"failed: {f}", newlines=False), markup=False)
         # The run's own record (settings, counts, LLM accounting per model), beside the trace's per-question lines.
         run_info = output.with_name(f"{output.stem}.run.json")
         write_json_atomic(

@@ -14,6 +14,7 @@ from rich.text import Text
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.errors import KgreasonError
 from kgreason.eval.official import GroupSummary, QuestionScore, ScoreReport, score_files
+from kgreason.text.terminal import safe_text
 
 # How many problems / ids the terminal shows before pointing at the JSON report.
 SHOW_AT_MOST = 20
@@ -31,7 +32,7 @@ def summary_table(title: str, groups: Mapping[str, GroupSummary]) -> Table:
     for name, g in groups.items():
         m = g.metrics
         table.add_row(
-            Text(name),  # Text, not a markup string: names come from the files
+            Text(safe_text(name, newlines=False)),  # Text, not markup, and escaped: names come from the files
             str(g.count),
             _f(g.total),
             _f(g.mean),
@@ -52,7 +53,7 @@ def submetric_table(groups: Mapping[str, GroupSummary]) -> Table:
     for h in heads:
         table.add_column(h, justify="right")
     for name, g in groups.items():
-        table.add_row(Text(name), *(_f(g.metrics[c]) for c in cols))
+        table.add_row(Text(safe_text(name, newlines=False)), *(_f(g.metrics[c]) for c in cols))
     return table
 
 
@@ -67,16 +68,16 @@ def question_table(questions: Sequence[QuestionScore]) -> Table:
         if q.zeroed:
             notes = "malformed: " + ", ".join(_SHORT.get(f, f) for f in q.zeroed)
         table.add_row(
-            Text(q.query_id),
-            q.level,
-            Text(f"{q.answer_type or '-'} ({q.kind})"),
+            Text(safe_text(q.query_id, newlines=False)),
+            safe_text(q.level, newlines=False),
+            Text(safe_text(f"{q.answer_type or '-'} ({q.kind})", newlines=False)),
             _f(q.score),
             _f(q.answer.score),
             _f(q.evidence.precision),
             _f(q.evidence.recall),
             _f(q.evidence.triple_match),
             _f(q.evidence.parsimony),
-            Text(q.evidence.matched_path or "-"),
+            Text(safe_text(q.evidence.matched_path or "-", newlines=False)),
             _f(q.reasoning.node_coverage),
             _f(q.reasoning.edge_order),
             _f(q.reasoning.hop_match),
@@ -92,7 +93,7 @@ def _ids(label: str, ids: Sequence[str], console: Console) -> None:
     if ids:
         more = len(ids) - SHOW_AT_MOST
         shown = ", ".join(ids[:SHOW_AT_MOST]) + (f", … ({more} more)" if more > 0 else "")
-        console.print(f"{label} ({len(ids)}): {shown}", markup=False)
+        console.print(safe_text(f"{label} ({len(ids)}): {shown}", newlines=False), markup=False)
 
 
 def render(report: ScoreReport, console: Console, *, per_question: bool = False) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -11,6 +10,7 @@ import typer
 from kgreason.conventions import load_conventions
 from kgreason.data.validate import ValidationReport, check_answer_file, check_dataset, plural
 from kgreason.errors import DataError
+from kgreason.text.terminal import safe_json, safe_text
 
 # Paragraphs are single strings: the help formatter re-wraps lines, and a blank line separates paragraphs.
 HELP = "\n\n".join(
@@ -57,12 +57,14 @@ def validate(
     ] = None,
 ) -> None:
     conventions = load_conventions(conventions_file) if conventions_file is not None else None
-    report = check_answer_file(folder) if folder.is_file() else check_dataset(folder, conventions=conventions)
+    # Anything there but a folder is read as one answer file (a pipe or a device is then refused as such).
+    is_file = folder.exists() and not folder.is_dir()
+    report = check_answer_file(folder) if is_file else check_dataset(folder, conventions=conventions)
     failed = bool(report.errors) or (strict and bool(report.warnings))
     if as_json:
         data = report.to_json()
         data.update(ok=not failed, strict=strict)
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        typer.echo(safe_json(data))
     else:
         _print_text(report, failed)
     if report.errors:
@@ -73,7 +75,7 @@ def validate(
 
 
 def _print_text(report: ValidationReport, failed: bool) -> None:
-    typer.echo(f"{report.root}: {report.summary}")
+    typer.echo(safe_text(f"{report.root}: {report.summary}"))
     for warning in report.warnings:
         typer.echo(str(warning))
     if not failed:

@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeGuard, get_args
 
-from kgreason.data.jsonio import read_text
+from kgreason.data.jsonio import lone_surrogate_at, parse_json, read_text
 from kgreason.data.problems import describe
 from kgreason.errors import DataError, Problem
 from kgreason.text.normalize import normalize_text
@@ -258,9 +258,13 @@ def load_conventions(path: Path, base: Conventions | None = None) -> Conventions
 
 def _json_or_error(text: str, file: str) -> Any:
     try:
-        return json.loads(text)
+        value = parse_json(file, text)
     except json.JSONDecodeError as exc:
         raise DataError.single(file, f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    where = lone_surrogate_at(value)
+    if where is not None:
+        raise DataError.single(file, f"holds a lone surrogate escape such as \\ud800 (at {where or 'the top'})")
+    return value
 
 
 class _Reader:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from kgreason.data.jsonio import read_text
+from kgreason.data.jsonio import read_text, split_lines
 from kgreason.errors import DataError, Problem
 
 Triple = tuple[str, str, str]
@@ -197,7 +197,7 @@ def _read(path: Path) -> str:
 def load_ckbqa(path: Path) -> tuple[list[CkbqaQuestion], list[Problem]]:
     """Questions of a CKBQA file and at most one warning (what was skipped, counted by reason)."""
     name = str(path)
-    lines = _read(path).splitlines()
+    lines = [line for _, line in split_lines(_read(path))]
     records: list[CkbqaQuestion] = []
     skipped: Counter[str] = Counter()
     first_skipped: dict[str, str] = {}

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgreason.data.jsonio import read_text, write_json_atomic
+from kgreason.data.jsonio import bounded_int, lone_surrogate_at, parse_json, read_text, split_lines, write_json_atomic
 from kgreason.data.records import PathTriple
 from kgreason.errors import DataError, Problem
 from kgreason.text.normalize import normalize_text
@@ -52,13 +52,17 @@ class MechaItem:
 def _literal(text: str) -> Any:
     """A JSON value, else a Python literal; `ValueError` when it is neither."""
     try:
-        return json.loads(text)
+        value = json.loads(text, parse_int=bounded_int)
     except json.JSONDecodeError:
-        pass
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as exc:
-        raise ValueError(f"not a JSON or Python literal ({type(exc).__name__})") from None
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as exc:
+            raise ValueError(f"not a JSON or Python literal ({type(exc).__name__})") from None
+    except (ValueError, RecursionError) as exc:  # a number too long, nesting too deep
+        raise ValueError(f"not a usable JSON value ({type(exc).__name__}: {str(exc)[:80]})") from None
+    if lone_surrogate_at(value) is not None:
+        raise ValueError("holds a lone surrogate escape such as \\ud800, which is not a character")
+    return value
 
 
 def _as_text(value: Any) -> str:
@@ -89,7 +93,7 @@ def load_mecha_kg(path: Path) -> tuple[PathTriple, ...]:
     problems: list[Problem] = []
     seen: set[PathTriple] = set()
     triples: list[PathTriple] = []
-    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+    for lineno, line in split_lines(read_text(path)):
         if not line.strip():
             continue
         try:
@@ -112,14 +116,20 @@ def load_mecha_qa(path: Path) -> list[MechaItem]:
     name = str(path)
     problems: list[Problem] = []
     items: list[MechaItem] = []
-    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+    for lineno, line in split_lines(read_text(path)):
         if not line.strip():
             continue
         where = f"line {lineno}"
         try:
-            raw = json.loads(line)
+            raw = parse_json(name, line, record=where)
         except json.JSONDecodeError as exc:
             problems.append(Problem(file=name, record=where, message=f"invalid JSON at column {exc.colno}: {exc.msg}"))
+            continue
+        except DataError as exc:
+            problems.extend(exc.problems)
+            continue
+        if lone_surrogate_at(raw) is not None:
+            problems.append(Problem(file=name, record=where, message="holds a lone surrogate escape such as \\ud800"))
             continue
         if not isinstance(raw, dict):
             problems.append(Problem(file=name, record=where, message=f"expected an object, got {type(raw).__name__}"))

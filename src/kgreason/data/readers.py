@@ -20,6 +20,7 @@ from kgreason.data.jsonio import RawRecord, read_records
 from kgreason.data.problems import describe, is_json_lines, label_for
 from kgreason.data.records import AnswerRecord, Document, KGTriple, Level, PathTriple, Question
 from kgreason.errors import DataError, Problem, Severity
+from kgreason.text.terminal import control_characters, is_invisible
 
 T = TypeVar("T")
 
@@ -27,6 +28,7 @@ DOCUMENT_FIELDS: tuple[str, ...] = ("doc_id", "content")
 TRIPLE_FIELDS: tuple[str, ...] = ("triple_id", "sub", "sub_type", "relation", "obj", "obj_type")
 QUESTION_FIELDS: tuple[str, ...] = ("query_id", "doc_id", "question", "difficulty")
 LEVEL_NAMES = "L1, L2 or L3"
+_INVISIBLE_HINT = " (only invisible characters such as zero-width spaces, which matching ignores)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,13 @@ class _Fields:
             hint = f'; write it in quotes, e.g. "{value}"' if is_number else ""
             self._error(name, f"must be text (a JSON string), got {describe(value)}{hint}")
             return None
+        controls = control_characters(value)
+        if controls:
+            self._result.warning(
+                f"contains the control character(s) {', '.join(controls)}: shown escaped, kept as they are",
+                self._label,
+                name,
+            )
         return value
 
     def ident(self, name: str) -> str:
@@ -111,8 +120,8 @@ class _Fields:
         value = self._string(name)
         if value is None:
             return ""
-        if not value.strip():
-            self._error(name, "is empty; an id is required")
+        if is_invisible(value):
+            self._error(name, f"is empty{_INVISIBLE_HINT if value.strip() else ''}; an id is required")
         return value.strip()
 
     def text(self, name: str, *, empty: Severity = "error") -> str:
@@ -120,11 +129,12 @@ class _Fields:
         value = self._string(name)
         if value is None:
             return ""
-        if not value.strip():
+        if is_invisible(value):
+            hint = _INVISIBLE_HINT if value.strip() else ""
             if empty == "error":
-                self._error(name, "is empty; a value is required")
+                self._error(name, f"is empty{hint}; a value is required")
             else:
-                self._result.warning("is empty", self._label, name)
+                self._result.warning(f"is empty{hint}", self._label, name)
         return value
 
     def level(self, name: str) -> Level:

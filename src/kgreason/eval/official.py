@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from kgreason.data.answers import ParsedAnswer, parse_answer_record, record_label
-from kgreason.data.jsonio import RawRecord, read_records
+from kgreason.data.jsonio import read_records
 from kgreason.data.records import LEVELS, AnswerRecord, Level
 from kgreason.errors import DataError, Problem
 from kgreason.eval.metrics import (
@@ -345,21 +345,13 @@ class LoadedGold:
     problems: tuple[Problem, ...]
 
 
-def _read(path: Path) -> list[RawRecord]:
-    """`read_records`, with JSON nested too deeply for the parser reported like any other unreadable file."""
-    try:
-        return read_records(path)
-    except RecursionError:
-        raise DataError.single(str(path), "invalid JSON: nested too deeply") from None
-
-
 def load_predictions(path: Path) -> LoadedPredictions:
     """Read a `result.json`. Raises `DataError` only when the file cannot be read or parsed as JSON at all."""
     name = str(path)
     by_id: dict[str, ParsedAnswer] = {}
     duplicates: dict[str, None] = {}
     problems: list[Problem] = []
-    for raw in _read(path):
+    for raw in read_records(path):  # the input policy's errors (nesting, numbers, ...) included
         parsed = parse_answer_record(raw.value, file=name, index=raw.index)
         problems.extend(_as_scored(p) for p in parsed.problems)
         qid = parsed.record.query_id
@@ -401,7 +393,7 @@ def load_gold(path: Path) -> LoadedGold:
     by_id: dict[str, AnswerRecord] = {}
     skipped: list[str] = []
     problems: list[Problem] = []
-    for raw in _read(path):
+    for raw in read_records(path):  # the input policy's errors (nesting, numbers, ...) included
         parsed = parse_answer_record(raw.value, file=name, index=raw.index)
         label = record_label(raw.value, raw.index)
         qid = parsed.record.query_id

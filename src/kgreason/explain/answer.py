@@ -73,7 +73,9 @@ class ExplainedAnswer:
     alt_paths: tuple[tuple[tuple[str, str, str], ...], ...]
     constraints: tuple[ConstraintView, ...]
     candidates: tuple[CandidateView, ...]  # every candidate shown to the chooser, the chosen one marked
-    llm: LLMUsageView
+    llm: LLMUsageView  # the choice among candidates
+    reading: LLMUsageView  # the LLM reading the asked type (reason/reading.py)
+    read_type: str  # the KG type it read, "" when none
     seconds: float  # the reasoner's time for this question
     seconds_by_stage: dict[str, float]
     record: dict[str, Any]  # the result.json item, exactly as `kgreason run` writes it
@@ -153,17 +155,23 @@ def explain_trace(record: AnswerRecord, trace: dict[str, Any]) -> ExplainedAnswe
         alt_paths=record.alt_paths,
         constraints=constraints,
         candidates=candidates,
-        llm=LLMUsageView(
-            asked=bool(llm.get("asked")),
-            model=llm.get("model"),
-            reason=str(llm.get("reason", "")),
-            prompt_tokens=int(llm.get("prompt_tokens", 0)),
-            completion_tokens=int(llm.get("completion_tokens", 0)),
-            seconds=float(llm.get("seconds", 0.0)),
-        ),
+        llm=_usage(llm),
+        reading=_usage(trace.get("reading") or {}),
+        read_type=str((trace.get("reading") or {}).get("asked_type", "")),
         seconds=float(trace.get("seconds", 0.0)),
         seconds_by_stage={str(k): float(v) for k, v in (trace.get("seconds_by_stage") or {}).items()},
         record=record.to_json(),
+    )
+
+
+def _usage(llm: dict[str, Any]) -> LLMUsageView:
+    return LLMUsageView(
+        asked=bool(llm.get("asked")),
+        model=llm.get("model"),
+        reason=str(llm.get("reason", "")),
+        prompt_tokens=int(llm.get("prompt_tokens", 0)),
+        completion_tokens=int(llm.get("completion_tokens", 0)),
+        seconds=float(llm.get("seconds", 0.0)),
     )
 
 

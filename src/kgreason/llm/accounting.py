@@ -86,6 +86,11 @@ class Accounting:
         if failed:
             kinds = ", ".join(f"{k}={n}" for k, n in sorted(t.failures.items()))
             parts.append(f"{failed} failed: {kinds}")
+        skipped = t.failures.get("circuit_open", 0)
+        if skipped:
+            parts.append(
+                f"circuit breaker: {skipped} calls not sent to a model that kept failing, the program's choice kept"
+            )
         with self._lock:
             n_models = len(self._models)
         models = f", {n_models} models" if n_models > 1 else ""

@@ -18,6 +18,7 @@ ENV_CACHE_DIR = "KGREASON_CACHE_DIR"
 ENV_RESPONSE_CACHE = "KGREASON_LLM_CACHE"  # "off" disables the response cache; any other value is its file path
 ENV_TIMEOUT = "KGREASON_LLM_TIMEOUT"
 ENV_CONCURRENCY = "KGREASON_LLM_CONCURRENCY"
+ENV_BREAKER = "KGREASON_LLM_BREAKER"  # "N" or "N,SECONDS": breaker_failures (0 = off) and breaker_cooldown
 API_KEY_ENVS = ("KGREASON_API_KEY", "OPENAI_API_KEY")  # tried in this order when `api_key_env` is not set
 
 _OFF = frozenset({"0", "off", "false", "no", "none"})
@@ -34,8 +35,15 @@ class LLMConfig:
             Assembled model files live in `<cache_dir>/models`.
         response_cache: whether model replies are cached in SQLite (failures never are).
         response_cache_path: the SQLite file; `None` means `<cache_dir>/llm_cache.sqlite`.
-        timeout: seconds allowed for one request to a server (embedded calls are bounded by max_tokens instead).
-        retries: extra attempts after a connection error, HTTP 429 or 5xx (never after a timeout or a bad reply).
+        timeout: seconds allowed for one call to a server, in total: connecting, retries and reading the whole reply
+            (embedded calls are bounded by max_tokens instead).
+        retries: extra attempts after a connection error, HTTP 429 or 5xx (never after a timeout or a bad reply),
+            within `timeout`.
+        max_reply_bytes: a server reply larger than this is a `server_error`, not read further.
+        breaker_failures: after this many consecutive calls that failed for the server's sake (unavailable, timeout,
+            server error) a model is not asked for `breaker_cooldown` seconds (its calls fail at once as
+            `circuit_open`, and the program's own choice stands); 0 disables the breaker.
+        breaker_cooldown: seconds before a model whose breaker opened is tried again (one trial call).
         retry_backoff: seconds before the first retry; doubled for each further retry.
         max_concurrency: requests in flight at once per served model, and the default batch thread-pool size.
         n_threads: CPU threads for the embedded model.
@@ -58,6 +66,9 @@ class LLMConfig:
     timeout: float = 120.0
     retries: int = 2
     retry_backoff: float = 0.5
+    max_reply_bytes: int = 16 * 1024 * 1024
+    breaker_failures: int = 5
+    breaker_cooldown: float = 60.0
     max_concurrency: int = 4
     n_threads: int = 2
     n_ctx: int = 4096
@@ -71,6 +82,13 @@ class LLMConfig:
     def __post_init__(self) -> None:
         if self.timeout <= 0:
             raise KgreasonError(f"LLM timeout must be positive, got {self.timeout}")
+        if self.max_reply_bytes < 1024:
+            raise KgreasonError(f"LLM max_reply_bytes must be >= 1024, got {self.max_reply_bytes}")
+        if self.breaker_failures < 0 or self.breaker_cooldown < 0:
+            raise KgreasonError(
+                f"LLM breaker_failures and breaker_cooldown must be >= 0, got {self.breaker_failures} and "
+                f"{self.breaker_cooldown}"
+            )
         if self.retries < 0:
             raise KgreasonError(f"LLM retries must be >= 0, got {self.retries}")
         if self.max_concurrency < 1:
@@ -99,6 +117,8 @@ class LLMConfig:
                     values[key] = kind(env[name])
                 except ValueError:
                     raise KgreasonError(f"{name}={env[name]!r} is not a valid {kind.__name__}") from None
+        if env.get(ENV_BREAKER):
+            values.update(_breaker_from_env(env[ENV_BREAKER]))
         values.update(overrides)
         return replace(cls(), **values)
 
@@ -131,3 +151,17 @@ class LLMConfig:
             if env.get(name):
                 return env[name]
         return None
+
+
+def _breaker_from_env(raw: str) -> dict[str, Any]:
+    """`KGREASON_LLM_BREAKER=5` or `5,60`: consecutive failures before the breaker opens, and its cool-down."""
+    parts = [p.strip() for p in raw.split(",")]
+    try:
+        if len(parts) > 2:
+            raise ValueError
+        values: dict[str, Any] = {"breaker_failures": int(parts[0])}
+        if len(parts) == 2:
+            values["breaker_cooldown"] = float(parts[1])
+    except ValueError:
+        raise KgreasonError(f"{ENV_BREAKER}={raw!r}: expected N or N,SECONDS (e.g. 5,60; 0 turns it off)") from None
+    return values

@@ -105,8 +105,14 @@ def build_body(
     return body
 
 
+MAX_REPORTED_TOKENS = 10_000_000  # more than any context window: a larger count is a server bug, not usage
+
+
 def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    """A token count as a server reports it, sanitised: negative, non-integer or absurd values count as 0."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_REPORTED_TOKENS:
+        return value
+    return 0
 
 
 def parse_body(dialect: Dialect, data: Any) -> ServerReply:

@@ -1,7 +1,8 @@
 """`create_llm`: from a spec string and an `LLMConfig` to a ready `LLM` (or None for `none`).
 
-Every model the factory builds is stacked as `AccountedLLM(CachedLLM(backend))` (without `CachedLLM` when the
-response cache is off); an ensemble holds such stacks as members, so cache keys and accounting stay per model.
+Every model the factory builds is stacked as `AccountedLLM(CachedLLM(CircuitBreakerLLM(backend)))` (without
+`CachedLLM` when the response cache is off); an ensemble holds such stacks as members, so cache keys and
+accounting stay per model.
 Loading happens here, explicitly: the returned object owns the loaded models, HTTP clients and cache connection,
 and `close_llm` releases them.
 """
@@ -13,6 +14,7 @@ from typing import Any
 
 from kgreason.errors import KgreasonError
 from kgreason.llm.accounting import AccountedLLM, Accounting
+from kgreason.llm.breaker import CircuitBreakerLLM
 from kgreason.llm.cache import CachedLLM, ResponseCache
 from kgreason.llm.config import LLMConfig
 from kgreason.llm.embedded import EmbeddedLLM
@@ -67,7 +69,12 @@ def create_llm(
     built: list[LLM] = []
     try:
         for i, member in enumerate(members):
-            backend = _backend(member, config, progress)
+            backend: LLM = CircuitBreakerLLM(
+                _backend(member, config, progress),
+                failures=config.breaker_failures,
+                cooldown=config.breaker_cooldown,
+                notice=progress,
+            )
             # Only the first wrapper closes a factory-owned cache, so it is closed exactly once.
             stacked: LLM = backend if cache is None else CachedLLM(backend, cache, owns_cache=owns_cache and i == 0)
             built.append(AccountedLLM(stacked, accounting))

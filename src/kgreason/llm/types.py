@@ -17,6 +17,7 @@ FailureKind = Literal[
     "invalid_json",  # reply was not JSON
     "schema_mismatch",  # JSON that does not satisfy the schema (wrong enum, missing key, ...)
     "server_error",  # HTTP error or runtime error inside the backend
+    "circuit_open",  # not asked: the backend failed repeatedly just before (kgreason.llm.breaker)
 ]
 
 

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -23,7 +24,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from kgreason.data.answers import parse_answer_record
-from kgreason.data.jsonio import write_json_atomic
+from kgreason.data.jsonio import remove_stray_temporaries, write_json_atomic
+from kgreason.data.outlock import exclusive_outputs
 from kgreason.data.records import AnswerRecord, Dataset, Question
 from kgreason.errors import KgreasonError
 from kgreason.reason.reasoner import Reasoner, empty_record
@@ -50,6 +52,10 @@ class RunSummary:
     completion_tokens: int = 0
     llm_seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
+    damaged_lines: list[int] = field(default_factory=list)  # trace lines of an earlier run that could not be read
+    # Over every answer of the selected questions, resumed ones included (so they survive a resume):
+    llm_asked_answers: int = 0  # answers for which the LLM was asked
+    llm_failed_answers: int = 0  # ... and failed (or was not asked, breaker open): the program's choice stands
 
     @property
     def per_second(self) -> float:
@@ -64,46 +70,90 @@ class RunSummary:
         if self.llm_calls:
             s += f"; LLM {self.llm_calls} calls, {self.prompt_tokens:,}+{self.completion_tokens:,} tokens, "
             s += f"{self.llm_seconds:.1f} s"
+        if self.llm_failed_answers:
+            s += (
+                f"; the LLM failed on {self.llm_failed_answers} of the {self.llm_asked_answers} answers it was asked "
+                "about (resumed ones included): the program's own choice stands there"
+            )
         return s
 
 
-def read_journal(path: Path) -> dict[str, tuple[AnswerRecord, dict[str, Any]]]:
-    """Finished questions of an earlier run: query_id -> (record, trace entry). Damaged lines (a write cut short)
-    and error entries are skipped, so those questions run again."""
-    done: dict[str, tuple[AnswerRecord, dict[str, Any]]] = {}
+@dataclass(slots=True)
+class Journal:
+    """What an earlier run left in the trace: finished questions and the lines that could not be read."""
+
+    done: dict[str, tuple[AnswerRecord, dict[str, Any]]] = field(default_factory=dict)
+    damaged: list[int] = field(default_factory=list)  # 1-based line numbers (a write cut short: disk full, power)
+    torn_tail_at: int | None = None  # byte offset of a damaged last line, which a resume cuts off before appending
+
+
+def _journal_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """(1-based line number, byte offset, bytes) of the journal's lines, split on `\\n` only, blank ones left out."""
+    offset = 0
+    with path.open("rb") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if line.strip():
+                yield lineno, offset, line
+            offset += len(line)
+
+
+def _entry(line: bytes) -> Any:
+    """A journal line as JSON, or None when it is damaged (cut inside a UTF-8 character or inside the JSON)."""
+    try:
+        return json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+
+
+def read_journal_full(path: Path) -> Journal:
+    """The journal of an earlier run. Damaged lines are listed and skipped, so only their questions run again;
+    error entries are skipped too (those questions are tried again)."""
+    journal = Journal()
     if not path.exists():
-        return done
-    with path.open(encoding="utf-8") as fh:
-        for i, line in enumerate(fh):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if not isinstance(entry, dict) or entry.get("status") != "ok" or "answer" not in entry:
-                continue
-            parsed = parse_answer_record(entry["answer"], file=str(path), index=i)
-            if parsed.errors:
-                continue
-            done[parsed.record.query_id] = (parsed.record, entry)
-    return done
+        return journal
+    for lineno, offset, line in _journal_lines(path):
+        entry = _entry(line)
+        journal.torn_tail_at = None  # only the last line can be a torn tail
+        if entry is None:
+            journal.damaged.append(lineno)
+            journal.torn_tail_at = offset
+            continue
+        if not isinstance(entry, dict) or entry.get("status") != "ok" or "answer" not in entry:
+            continue
+        parsed = parse_answer_record(entry["answer"], file=str(path), index=lineno - 1)
+        if parsed.errors:
+            journal.damaged.append(lineno)
+            continue
+        journal.done[parsed.record.query_id] = (parsed.record, entry)
+    return journal
+
+
+def read_journal(path: Path) -> dict[str, tuple[AnswerRecord, dict[str, Any]]]:
+    """Finished questions of an earlier run: query_id -> (record, trace entry) (see `read_journal_full`)."""
+    return read_journal_full(path).done
 
 
 def journal_settings(path: Path) -> dict[str, Any] | None:
     """The settings recorded on the journal's first line, or None (no journal, or one written without them)."""
     if not path.exists():
         return None
-    with path.open(encoding="utf-8") as fh:
-        first = fh.readline().strip()
-    try:
-        entry = json.loads(first) if first else None
-    except json.JSONDecodeError:
-        return None
+    with path.open("rb") as fh:
+        first = fh.readline()
+    entry = _entry(first) if first.strip() else None
     if isinstance(entry, dict) and entry.get("kind") == SETTINGS_KIND and isinstance(entry.get("settings"), dict):
         return dict(entry["settings"])
     return None
+
+
+def journal_line(entry: dict[str, Any]) -> str:
+    """One journal line. Text that cannot be UTF-8 (a lone surrogate from a model's reply) is written as a JSON
+    escape instead of failing the run: the line stays valid JSON and valid UTF-8."""
+    text = json.dumps(entry, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(entry, ensure_ascii=True)
+    return text + "\n"
 
 
 def check_resumable(path: Path, settings: dict[str, Any]) -> None:
@@ -126,19 +176,27 @@ def _brief(value: Any) -> str:
 
 
 @contextmanager
-def _journal(path: Path, resume: bool, settings: dict[str, Any] | None) -> Iterator[IO[str]]:
+def _journal(path: Path, resume: bool, settings: dict[str, Any] | None, cut_at: int | None = None) -> Iterator[IO[str]]:
     path.parent.mkdir(parents=True, exist_ok=True)
     if not resume and path.exists():
         path.unlink()
+    if resume and cut_at is not None and path.exists():
+        os.truncate(path, cut_at)  # a torn last line goes; its question is answered again and appended
     fresh = not path.exists() or path.stat().st_size == 0
-    needs_newline = not fresh and not path.read_bytes().endswith(b"\n")
+    needs_newline = not fresh and not _ends_with_newline(path)
     with path.open("a", encoding="utf-8") as fh:
         if needs_newline:  # the last line of an interrupted run was cut short: do not glue onto it
             fh.write("\n")
         if fresh and settings is not None:
-            fh.write(json.dumps({"kind": SETTINGS_KIND, "settings": settings}, ensure_ascii=False) + "\n")
+            fh.write(journal_line({"kind": SETTINGS_KIND, "settings": settings}))
             fh.flush()
         yield fh
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as fh:
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) == b"\n"
 
 
 def select_questions(dataset: Dataset, only: list[str] | None, limit: int | None) -> list[Question]:
@@ -151,7 +209,9 @@ def select_questions(dataset: Dataset, only: list[str] | None, limit: int | None
             raise KgreasonError(f"--only {', '.join(unknown)}: no such query_id in {dataset.root}/qa.json")
         qs = [q for q in qs if q.query_id in wanted]
     if limit is not None:
-        qs = qs[: max(0, limit)]
+        if limit < 0:
+            raise KgreasonError(f"--limit must be 0 or more, got {limit}")
+        qs = qs[:limit]
     return qs
 
 
@@ -174,12 +234,34 @@ def run_dataset(
     `settings` (JSON-serialisable) identify the configuration: recorded in a new journal, and checked against an
     existing one before resuming (`KgreasonError` when they differ)."""
     trace_path = trace_path or default_trace_path(output)
+    with exclusive_outputs(output, trace_path):  # a second run to the same output is refused, naming this one
+        remove_stray_temporaries(output)  # a run killed while saving left them; under the lock none is live
+        return _run_locked(
+            dataset, reasoner, output, trace_path, only, limit, resume, save_every, on_question, on_start, settings
+        )
+
+
+def _run_locked(
+    dataset: Dataset,
+    reasoner: Reasoner,
+    output: Path,
+    trace_path: Path,
+    only: list[str] | None,
+    limit: int | None,
+    resume: bool,
+    save_every: int,
+    on_question: ProgressFn | None,
+    on_start: StartFn | None,
+    settings: dict[str, Any] | None,
+) -> RunSummary:
     selected = select_questions(dataset, only, limit)
-    if resume and settings is not None:
-        check_resumable(trace_path, settings)
-    done = read_journal(trace_path) if resume else {}
-    known = {q.query_id for q in dataset.questions}
     summary = RunSummary(questions=len(selected))
+    if resume and settings is not None:  # again, under the lock: another run may have started the journal since
+        check_resumable(trace_path, settings)
+    journal = read_journal_full(trace_path) if resume else Journal()
+    done = journal.done
+    summary.damaged_lines = list(journal.damaged)
+    known = {q.query_id for q in dataset.questions}
     records: dict[str, AnswerRecord] = {qid: rec for qid, (rec, _) in done.items() if qid in known}
     todo = [q for q in selected if q.query_id not in done]
     summary.resumed = len(selected) - len(todo)
@@ -192,18 +274,41 @@ def run_dataset(
         on_start(len(selected), summary.resumed)
     reasoner.prepare(sorted({q.doc_id for q in todo}))
     t0 = time.monotonic()
-    with _journal(trace_path, resume, settings) as fh:
+    entries = {qid: entry for qid, (_, entry) in done.items()}
+    with _journal(trace_path, resume, settings, journal.torn_tail_at) as fh:
         for n, q in enumerate(todo, start=1):
             entry = _answer_one(reasoner, q, records, summary)
-            fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            entries[q.query_id] = entry
+            fh.write(journal_line(entry))
             fh.flush()
             if on_question is not None:
                 on_question(q, entry)
             if n % save_every == 0:
                 save()
     summary.seconds = time.monotonic() - t0
+    for q in selected:
+        asked, failed = llm_outcome(entries.get(q.query_id, {}))
+        summary.llm_asked_answers += asked
+        summary.llm_failed_answers += failed
     save()
     return summary
+
+
+# How `reason.llm_choice.choose` and `reason.reading.read_question` word a call that gave nothing usable.
+_LLM_FAILED_PREFIXES = ("LLM failed", "LLM raised", "reply not")
+
+
+def llm_outcome(entry: dict[str, Any]) -> tuple[bool, bool]:
+    """(the LLM was asked, a call gave nothing usable) for one trace entry: its reading or its choice."""
+    asked = failed = False
+    for part in ("reading", "llm"):
+        llm = entry.get(part)
+        if not isinstance(llm, dict) or not llm.get("asked"):
+            continue
+        asked = True
+        reason = llm.get("reason")
+        failed = failed or (isinstance(reason, str) and reason.startswith(_LLM_FAILED_PREFIXES))
+    return asked, failed
 
 
 def _answer_one(
@@ -232,7 +337,7 @@ def _answer_one(
         llm = result.trace.get(part, {})
         if llm.get("asked"):
             summary.llm_calls += 1
-            summary.prompt_tokens += int(llm.get("prompt_tokens", 0))
-            summary.completion_tokens += int(llm.get("completion_tokens", 0))
+            summary.prompt_tokens += max(0, int(llm.get("prompt_tokens", 0)))
+            summary.completion_tokens += max(0, int(llm.get("completion_tokens", 0)))
             summary.llm_seconds += float(llm.get("seconds", 0.0))
     return result.trace

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kgreason.explain import ExplainedAnswer, Neighbourhood, SentenceSpan
+from kgreason.explain import ExplainedAnswer, LLMUsageView, Neighbourhood, SentenceSpan
 
 MAX_QUESTION_CHARS = 1000
 MAX_NAME_CHARS = 200
@@ -133,6 +133,17 @@ class LLMUsage(BaseModel):
     completion_tokens: int
     seconds: float
 
+    @classmethod
+    def of(cls, u: LLMUsageView) -> LLMUsage:
+        return cls(
+            asked=u.asked,
+            model=u.model,
+            reason=u.reason,
+            prompt_tokens=u.prompt_tokens,
+            completion_tokens=u.completion_tokens,
+            seconds=u.seconds,
+        )
+
 
 class AskResponse(BaseModel):
     dataset: str
@@ -146,7 +157,9 @@ class AskResponse(BaseModel):
     alt_paths: list[list[Triple]]
     constraints: list[ConstraintOut]
     candidates: list[CandidateOut]
-    llm: LLMUsage
+    llm: LLMUsage = Field(description="The LLM choosing among close candidates.")
+    reading: LLMUsage = Field(description="The LLM reading the asked type among the KG's node types.")
+    read_type: str = Field(description="The KG node type it read as the asked one; empty when none.")
     seconds: float = Field(description="The reasoner's time for this question.")
     server_seconds: float = Field(description="Time in the server for this request, queueing included.")
     seconds_by_stage: dict[str, float]
@@ -193,14 +206,9 @@ class AskResponse(BaseModel):
                 )
                 for c in a.candidates
             ],
-            llm=LLMUsage(
-                asked=a.llm.asked,
-                model=a.llm.model,
-                reason=a.llm.reason,
-                prompt_tokens=a.llm.prompt_tokens,
-                completion_tokens=a.llm.completion_tokens,
-                seconds=a.llm.seconds,
-            ),
+            llm=LLMUsage.of(a.llm),
+            reading=LLMUsage.of(a.reading),
+            read_type=a.read_type,
             seconds=a.seconds,
             server_seconds=server_seconds,
             seconds_by_stage=a.seconds_by_stage,

@@ -189,8 +189,12 @@ function renderAnswer(a) {
   state.answer = a;
   $("answer-text").textContent = a.answers.length ? a.answers.join("、") : "（无答案）";
   $("answer-type").textContent = a.answer_type ? `· ${a.answer_type}` : "";
-  const llm = a.llm.asked
-    ? `LLM ${a.llm.model || ""}：1 次调用，${a.llm.prompt_tokens}+${a.llm.completion_tokens} tokens，${a.llm.seconds} s`
+  const calls = [a.reading, a.llm].filter((u) => u.asked);
+  const model = calls.length ? calls[0].model || "" : "";
+  const sum = (k) => calls.reduce((s, u) => s + u[k], 0);
+  const read = a.read_type ? `，读题：答案类型 ${a.read_type}` : "";
+  const llm = calls.length
+    ? `LLM ${model}：${calls.length} 次调用，${sum("prompt_tokens")}+${sum("completion_tokens")} tokens，${sum("seconds").toFixed(2)} s${read}`
     : "LLM：未调用（程序已能区分候选）";
   $("answer-meta").textContent = `${a.query_id} · ${a.difficulty} · 推理 ${a.seconds.toFixed(3)} s · 服务 ${a.server_seconds.toFixed(3)} s · ${llm}`;
 
