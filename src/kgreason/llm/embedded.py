@@ -72,9 +72,10 @@ class EmbeddedLLM:
         """Load an already verified GGUF file."""
         if llama_module is None:
             try:
-                import llama_cpp as llama_module
+                import llama_cpp
             except ImportError as exc:
                 raise KgreasonError(LLAMA_HINT) from exc
+            llama_module = llama_cpp
         try:
             llama = create_llama(
                 llama_module,
