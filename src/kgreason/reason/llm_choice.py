@@ -51,6 +51,9 @@ class LLMDecision:
     completion_tokens: int = 0
     seconds: float = 0.0
     raw: Any = None
+    # The model was asked and gave no usable answer because the call failed (its failure kind, or "raised"): the
+    # program's best was kept, and a resumed run asks again.
+    failure: str | None = None
 
 
 def relevance(scores: list[float]) -> list[float]:
@@ -136,7 +139,12 @@ def choose(
         result = llm.complete_json(messages, choice_schema(ids), max_tokens=max_tokens)
     except Exception as exc:  # a backend bug must not cost the question its answer
         return LLMDecision(
-            True, 0, f"LLM raised {type(exc).__name__}: {exc}"[:200], llm.name, seconds=time.monotonic() - t0
+            True,
+            0,
+            f"LLM raised {type(exc).__name__}: {exc}"[:200],
+            llm.name,
+            seconds=time.monotonic() - t0,
+            failure="raised",
         )
     usage = result.usage
     if not isinstance(result, LLMSuccess):
@@ -148,6 +156,7 @@ def choose(
             usage.prompt_tokens,
             usage.completion_tokens,
             usage.seconds,
+            failure=result.kind,
         )
     value = result.value
     choice = value.get("choice") if isinstance(value, dict) else None

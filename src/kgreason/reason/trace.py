@@ -143,6 +143,7 @@ def trace_entry(
             "prompt_tokens": decision.prompt_tokens,
             "completion_tokens": decision.completion_tokens,
             "seconds": round(decision.seconds, 3),
+            "failure": decision.failure,
         },
         "answer": record.to_json(),
         "evidence": evidence,
