@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from cli_helpers import SAMPLE, chat_server, child_env, kgreason_argv, run_in_pty
 from kgreason.commands.run_output import resolve_output
@@ -252,3 +253,39 @@ def test_progress_lines_without_a_terminal_name_the_question_in_flight(tmp_path:
     assert lines[0].startswith("answering 47 question(s)")
     assert any(line.startswith("answered 0/47") and "now doc_01_001 " in line for line in lines)
     assert any(line.startswith("answered 47/47") and "LLM " in line for line in lines)
+
+
+# --- kgreason score in an 80-column terminal ----------------------------------------------------------------------
+
+
+def _lines_wider_than(text: str, cols: int) -> list[str]:
+    return [line for line in text.splitlines() if cell_len(line) > cols]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals")
+@pytest.mark.parametrize("extra", [[], ["--per-question"]])
+def test_score_tables_fit_80_columns(tmp_path: Path, extra: list[str]) -> None:
+    gold = SAMPLE / "qa_answer.json"
+    argv = kgreason_argv("score", "--pred", str(gold), "--gold", str(gold), *extra)
+    with run_in_pty(argv, child_env(tmp_path), cols=80, rows=200) as term:
+        assert term.wait(60) == 0, term.text
+        screen = term.text
+    assert "Total score 47.0000 over 47 question(s)" in screen
+    for title in ("Overall and per level", "Per answer type", "Answer and evidence", "Reasoning and constraint"):
+        assert title in screen
+    assert "实体集合" in screen  # a Chinese group name, two cells a character
+    assert not _lines_wider_than(screen, 80)
+    assert "…" not in screen  # no cell cut short
+    assert screen.count("1.000") > 50
+    if extra:
+        assert "doc_04_008" in screen and "Evid." in screen
+
+
+def test_score_wide_shows_every_column(tmp_path: Path) -> None:
+    gold = SAMPLE / "qa_answer.json"
+    p = kgreason(tmp_path, "score", "--pred", str(gold), "--gold", str(gold), "--per-question", "--wide")
+    assert p.returncode == 0, p.stderr
+    assert "Sub-metrics (means)" in p.stdout
+    header = next(line for line in p.stdout.splitlines() if "query_id" in line)
+    for head in ("type", "P_t", "R_t", "TM", "Pars", "path", "Node", "Order", "Hop", "P_c", "R_c", "F1_c"):
+        assert head in header
