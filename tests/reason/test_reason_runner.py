@@ -17,6 +17,7 @@ from kgreason.data.records import Question
 from kgreason.errors import KgreasonError
 from kgreason.reason.reasoner import QuestionResult, Reasoner
 from kgreason.reason.runner import default_trace_path, journal_settings, llm_failure, read_journal, run_dataset
+from kgreason.reason.trace import SentenceFinder
 
 QUESTIONS = [
     ("歼-20的首飞时间是什么？", "L1"),
@@ -185,7 +186,17 @@ def test_trace_has_evidence_sentences(tmp_path: Path) -> None:
     assert ev["triple"] == ["歼-20", "研制单位", "成都飞机设计研究所"]
     assert "成都飞机设计研究所研制" in ev["sentence"]
     assert DOCUMENT[ev["offset"] : ev["offset"] + 5] == ev["sentence"][:5]
+    assert ev["names"] == ("both" if "歼-20" in ev["sentence"] else "tail")  # which ends the sentence names
     assert {"candidates", "llm", "seconds", "constraints", "top_chains"} <= set(entry)
+
+
+def test_ends_named_says_which_ends_a_sentence_names() -> None:
+    finder = SentenceFinder("歼-20由成都飞机设计研究所研制。该机于2011年首飞。")
+    both = finder.find(("歼-20", "研制单位", "成都飞机设计研究所"))
+    assert both is not None and finder.ends_named(("歼-20", "研制单位", "成都飞机设计研究所"), both) == "both"
+    one = finder.find(("歼-20", "首飞", "2011年"))
+    assert one is not None and one.text == "该机于2011年首飞。"
+    assert finder.ends_named(("歼-20", "首飞", "2011年"), one) == "tail"
 
 
 def write_dataset(root: Path) -> None:

@@ -10,6 +10,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from kgreason.commands import examples
 from kgreason.conventions.model import (
     CONSTRAINT_KIND_MEANINGS,
     OPERATOR_MEANINGS,
@@ -28,10 +29,11 @@ HELP = "\n\n".join(
         "Annotation conventions: the derived relation names (数值大于 or 大于), how counts are written (4 or 4艘), "
         "the yes/no words, the answer_type of set answers (实体集合 or 装备集合) and the constraint keys (order or "
         "compare). See docs/conventions.md.",
-        "Examples:",
-        "    kgreason conventions show",
-        "    kgreason conventions learn DATA/qa_answer.json -o conventions.json",
-        "    kgreason conventions show conventions.json --json",
+        examples(
+            "kgreason conventions show",
+            "kgreason conventions learn DATA/qa_answer.json -o conventions.json",
+            "kgreason conventions show conventions.json --json",
+        ),
     ]
 )
 LEARN_HELP = "\n\n".join(

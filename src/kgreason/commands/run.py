@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from kgreason.commands import examples
 from kgreason.commands.interrupt import Interrupted, run_in_worker
 from kgreason.commands.run_output import check_writable, resolve_output, run_record_path, write_run_record
 from kgreason.commands.run_progress import RunProgress
@@ -56,10 +57,11 @@ HELP = "\n\n".join(
         "Exit status: 0 all answered as configured; 2 bad input, settings or output path; 3 result written, but "
         "some answers fell back after a failed model call or some questions failed; 130 interrupted (Ctrl-C: "
         "what is done is written, rerun to resume).",
-        "Examples:",
-        "    kgreason run examples/sample -o runs/sample --llm none",
-        "    kgreason run DATA -o result.json --llm embedded",
-        "    kgreason run DATA -o result.json --llm 'openai:http://127.0.0.1:8000/v1#qwen'",
+        examples(
+            "kgreason run examples/sample -o runs/sample --llm none",
+            "kgreason run DATA -o runs/x --llm embedded",
+            "kgreason run DATA -o runs/x/result.json --llm 'openai:http://127.0.0.1:8000/v1#qwen'",
+        ),
         "See docs/method.md for how it works.",
     ]
 )

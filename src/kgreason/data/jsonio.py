@@ -88,12 +88,21 @@ def _read_json_lines(name: str, text: str) -> list[RawRecord]:
     return records
 
 
+def _new_file_mode() -> int:
+    mask = os.umask(0o022)  # the only way to read the umask: set it and put it back at once
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def write_json_atomic(path: Path, value: Any) -> None:
     """Write JSON (UTF-8, Chinese kept readable) via a temporary file and a rename, so readers never see half
     a file and an interrupted write leaves the old file intact."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp makes the file private (0600); an output file gets the mode any new file gets (0644 under the
+        # usual umask), like the trace written beside it.
+        os.fchmod(fd, _new_file_mode())
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(value, fh, ensure_ascii=False, indent=2)
             fh.write("\n")
