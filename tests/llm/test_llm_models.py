@@ -57,6 +57,8 @@ def test_assembles_verifies_and_writes_a_marker(tmp_path: Path, fake_asset: Mode
     assert sha256_file(path) == fake_asset.sha256 and path.stat().st_size == fake_asset.size
     assert (tmp_path / "models" / "fake.gguf.verified.json").exists()
     assert any("assembling" in m for m in messages)
+    n = fake_asset.parts
+    assert messages[-1].strip().startswith(f"{n}/{n} parts")  # progress through the parts, the last one included
     assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["fake.gguf", "fake.gguf.verified.json"]
 
 
