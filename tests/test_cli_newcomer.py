@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -313,3 +314,24 @@ def test_validate_a_missing_folder_prints_only_the_error(tmp_path: Path) -> None
     assert p.returncode == 2
     assert "folder not found" in p.stderr
     assert "0 documents" not in p.stdout + p.stderr
+
+
+def test_ctrl_c_in_any_command_says_interrupted_and_exits_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The CLI framework would turn Ctrl-C into a silent exit; the entry point says what happened."""
+    from kgreason import cli
+    from kgreason.commands import validate
+
+    def ctrl_c(*args: object, **kwargs: object) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)  # the signal arrives before this ends
+
+    monkeypatch.setattr(validate, "check_dataset", ctrl_c)
+    monkeypatch.setattr(sys, "argv", ["kgreason", "validate", str(SAMPLE)])
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main()
+    assert exit_info.value.code == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert signal.getsignal(signal.SIGINT) is before  # the handler is put back

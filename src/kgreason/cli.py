@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -15,7 +17,7 @@ from kgreason.commands.models import register as register_models
 from kgreason.commands.run import register as register_run
 from kgreason.commands.score import register as register_score
 from kgreason.commands.validate import register as register_validate
-from kgreason.errors import DataError, KgreasonError
+from kgreason.errors import DataError, KgreasonError, UserInterrupt
 
 app = typer.Typer(
     name="kgreason",
@@ -58,9 +60,15 @@ register_score(app)
 register_validate(app)
 
 
+def _on_ctrl_c(signum: int, frame: FrameType | None) -> None:
+    raise UserInterrupt
+
+
 def main() -> None:
-    """Entry point: runs the app; data and configuration problems print a clear message and exit 2."""
+    """Entry point: runs the app; data and configuration problems print a clear message and exit 2; Ctrl-C says
+    "interrupted" and exits 130 (commands that have something to save, like `run`, say more first)."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    previous = signal.signal(signal.SIGINT, _on_ctrl_c)
     try:
         app()  # standalone mode: usage errors are reported by typer itself, which then exits
     except DataError as exc:
@@ -71,9 +79,11 @@ def main() -> None:
     except KgreasonError as exc:
         err.print(f"error: {exc}", markup=False)
         sys.exit(2)
-    except KeyboardInterrupt:
+    except (UserInterrupt, KeyboardInterrupt):
         err.print("interrupted", markup=False)
         sys.exit(130)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 if __name__ == "__main__":

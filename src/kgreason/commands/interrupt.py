@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
+from kgreason.errors import UserInterrupt
+
 T = TypeVar("T")
 
 
@@ -51,9 +53,9 @@ def run_in_worker(job: Callable[[], T], stop: threading.Event, *, grace: float =
     try:
         while worker.is_alive():
             worker.join(0.1)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, UserInterrupt):
         stop.set()
-        with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C: stop waiting
+        with contextlib.suppress(KeyboardInterrupt, UserInterrupt):  # a second Ctrl-C: stop waiting
             worker.join(grace)
         stopped = outcome.finished
         raise Interrupted(stopped, outcome.value if stopped and outcome.error is None else None) from None
