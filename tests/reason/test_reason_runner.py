@@ -320,6 +320,8 @@ def test_fallback_answers_are_asked_again_on_resume_unless_told_not_to(tmp_path:
     lines[3]["llm"] = {"asked": True, "reason": "LLM failed (timeout): no reply"}  # a trace of an older version
     trace.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in lines), encoding="utf-8")
     assert [llm_failure(e) for e in lines] == [None, "unavailable", "unavailable", "timeout", None, None]
+    # a reply the model got wrong is not asked again: greedy decoding would repeat it
+    assert llm_failure({"llm": {"asked": True, "failure": "schema_mismatch"}}) is None
 
     kept = CountingReasoner(ds)
     s = run_dataset(ds, kept, out, retry_failed=False)

@@ -82,19 +82,26 @@ class RunSummary:
         return s
 
 
+# Failures that a later call may not repeat: the backend down or overloaded, too slow, or raising. A reply that is not
+# valid JSON or breaks the schema comes from the model itself (greedy decoding would give it again): the program's
+# best answer stands and the question is not asked again.
+RETRIED_FAILURES = frozenset({"unavailable", "timeout", "server_error", "raised"})
+
+
 def llm_failure(entry: dict[str, Any]) -> str | None:
-    """The failure kind when the question's model call failed and the program's best answer was kept, else None.
-    Traces written before the `failure` field are read from the reason text."""
+    """The failure kind when the question's model call failed in a way a later call may not (`RETRIED_FAILURES`)
+    and the program's best answer was kept; else None. Traces written before the `failure` field are read from the
+    reason text."""
     llm = entry.get("llm")
     if not isinstance(llm, dict) or not llm.get("asked"):
         return None
     if "failure" in llm:
-        failure = llm["failure"]
-        return str(failure) if failure else None
-    reason = str(llm.get("reason", ""))
-    if m := re.match(r"LLM failed \((\w+)\)", reason):
-        return m.group(1)
-    return "raised" if reason.startswith("LLM raised") else None
+        kind = str(llm["failure"]) if llm["failure"] else None
+    elif m := re.match(r"LLM failed \((\w+)\)", str(llm.get("reason", ""))):
+        kind = m.group(1)
+    else:
+        kind = "raised" if str(llm.get("reason", "")).startswith("LLM raised") else None
+    return kind if kind in RETRIED_FAILURES else None
 
 
 def read_journal(path: Path) -> dict[str, tuple[AnswerRecord, dict[str, Any]]]:
