@@ -254,6 +254,9 @@ def test_progress_lines_without_a_terminal_name_the_question_in_flight(tmp_path:
     assert lines[0].startswith("answering 47 question(s)")
     assert any(line.startswith("answered 0/47") and "now doc_01_001 " in line for line in lines)
     assert any(line.startswith("answered 47/47") and "LLM " in line for line in lines)
+    # tokens are stated once, by the model accounting (the summary line used to count cached replies' tokens too)
+    assert len([line for line in lines if "tokens" in line]) == 1
+    assert next(line for line in lines if "tokens" in line).startswith("LLM: ")
 
 
 # --- kgreason score in an 80-column terminal ----------------------------------------------------------------------
