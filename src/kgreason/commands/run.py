@@ -7,7 +7,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -193,7 +193,7 @@ def run(
         settings["relations"] = relations
     if not no_resume:
         check_resumable(trace_path, settings)  # before loading any model: a refusal should be quick
-    fresh = no_resume or not trace_path.exists()
+    fresh = no_resume or not trace_path.exists()  # a new journal starts a new run record too
     started = datetime.now(UTC).isoformat(timespec="seconds")
     say = _printer(err)
     model = create_llm(llm, LLMConfig.from_env(), progress=say)
@@ -239,7 +239,6 @@ def run(
                 interrupted: Interrupted | None = None
             except Interrupted as exc:
                 interrupted = exc
-        acc = llm_accounting(model)
         base = {
             "data_dir": str(data_dir),
             "llm": llm,
@@ -247,13 +246,11 @@ def run(
             "settings": settings,
             "config": asdict(config),
         }
+        record = _Record(record_path, base, started, fresh, llm_accounting(model))
         if interrupted is not None:
-            _finish_interrupted(
-                err, interrupted, summary, dataset, result_path, trace_path, record_path, base, acc, started, fresh
-            )
-        code = _report(err, summary, acc)
-        status = "complete" if code == 0 else "incomplete"
-        _record(record_path, base, summary, acc, started, status, code, fresh)
+            _finish_interrupted(err, interrupted, summary, dataset, result_path, trace_path, record)
+        code = _report(err, summary, record.accounting)
+        record.write(summary, "complete" if code == 0 else "incomplete", code)
         say(f"wrote {result_path}, {trace_path} and {record_path}")
         if code:
             raise typer.Exit(code)
@@ -279,26 +276,27 @@ def _report(err: Console, summary: RunSummary, acc: Accounting | None) -> int:
     return EXIT_INCOMPLETE if summary.fallback or summary.failed else 0
 
 
-def _record(
-    path: Path,
-    base: dict[str, Any],
-    summary: RunSummary,
-    acc: Accounting | None,
-    started: str,
-    status: str,
-    code: int,
-    fresh: bool,
-) -> None:
-    counts = {k: round(v, 3) if isinstance(v, float) else v for k, v in asdict(summary).items() if k != "failures"}
-    attempt = {
-        "started": started,
-        "status": status,
-        "exit_code": code,
-        "summary": counts,
-        "failures": summary.failures,
-        "llm_accounting": acc.summary() if acc is not None else None,
-    }
-    write_run_record(path, base, attempt, fresh=fresh)
+@dataclass(frozen=True, slots=True)
+class _Record:
+    """This attempt's entry in the run record (`result.run.json`), written when the attempt ends."""
+
+    path: Path
+    base: dict[str, Any]  # what every attempt shares: data folder, settings
+    started: str
+    fresh: bool  # a new journal: the record starts over
+    accounting: Accounting | None
+
+    def write(self, summary: RunSummary, status: str, code: int) -> None:
+        counts = {k: round(v, 3) if isinstance(v, float) else v for k, v in asdict(summary).items() if k != "failures"}
+        attempt = {
+            "started": self.started,
+            "status": status,
+            "exit_code": code,
+            "summary": counts,
+            "failures": summary.failures,
+            "llm_accounting": self.accounting.summary() if self.accounting is not None else None,
+        }
+        write_run_record(self.path, self.base, attempt, fresh=self.fresh)
 
 
 def _finish_interrupted(
@@ -308,11 +306,7 @@ def _finish_interrupted(
     dataset: Dataset,
     result_path: Path,
     trace_path: Path,
-    record_path: Path,
-    base: dict[str, Any],
-    acc: Accounting | None,
-    started: str,
-    fresh: bool,
+    record: _Record,
 ) -> None:
     """Ctrl-C: write what is done (result.json, the run record), say how to go on, and end with status 130 —
     at once, without waiting for a model call still in flight on the worker thread."""
@@ -322,11 +316,11 @@ def _finish_interrupted(
         written = write_result_from_journal(dataset, result_path, trace_path)
     else:
         written = len(_result_items(result_path))
-    _record(record_path, base, summary, acc, started, "interrupted", EXIT_INTERRUPTED, fresh)
+    record.write(summary, "interrupted", EXIT_INTERRUPTED)
     answered = summary.resumed + summary.answered + summary.failed
     say(
         f"interrupted: {answered} of {summary.questions} questions done; wrote {written} answers to {result_path} "
-        f"and the run record {record_path}; rerun the same command to resume"
+        f"and the run record {record.path}; rerun the same command to resume"
     )
     sys.stdout.flush()
     sys.stderr.flush()
