@@ -306,6 +306,7 @@ def test_version_flag(tmp_path: Path) -> None:
 def test_help_shows_flags_without_type_tags_and_keeps_brackets(tmp_path: Path) -> None:
     run_help = kgreason(tmp_path, "run", "--help", COLUMNS="120").stdout
     assert "<bool>" not in run_help
+    assert run_help.splitlines()[0].endswith(" run [OPTIONS] DATA_DIR")  # not {DATA_DIR}
     assert "--no-resume " in run_help and "--retry-failed / --no-retry-failed" in run_help
     assert "    kgreason run examples/sample -o runs/sample --llm none\n" in run_help  # examples not re-wrapped
     bench_help = kgreason(tmp_path, "mecha", "bench", "--help", COLUMNS="120").stdout

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from kgreason import __version__
+from kgreason.commands import Command
 from kgreason.commands.conventions import register as register_conventions
 from kgreason.commands.mecha import register as register_mecha
 from kgreason.commands.models import register as register_models
@@ -46,7 +47,7 @@ def _root(
     """kgreason: answers, minimal evidence chains and constraints for KG questions (CCKS 2026 layout)."""
 
 
-@app.command()
+@app.command(cls=Command)
 def version() -> None:
     """Print the kgreason version."""
     typer.echo(__version__)

@@ -10,7 +10,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from kgreason.commands import examples
+from kgreason.commands import Command, examples
 from kgreason.conventions.model import (
     CONSTRAINT_KIND_MEANINGS,
     OPERATOR_MEANINGS,
@@ -53,8 +53,8 @@ SHOW_HELP = (
 
 def register(app: typer.Typer) -> None:
     group = typer.Typer(name="conventions", help=HELP, no_args_is_help=True, add_completion=False)
-    group.command(name="learn", help=LEARN_HELP, no_args_is_help=True)(learn_command)
-    group.command(name="show", help=SHOW_HELP)(show_command)
+    group.command(name="learn", help=LEARN_HELP, no_args_is_help=True, cls=Command)(learn_command)
+    group.command(name="show", help=SHOW_HELP, cls=Command)(show_command)
     app.add_typer(group, name="conventions")
 
 

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from kgreason.commands import examples
+from kgreason.commands import Command, examples
 from kgreason.commands.interrupt import Interrupted, run_in_worker
 from kgreason.commands.run_output import check_writable, resolve_output, run_record_path, write_run_record
 from kgreason.commands.run_progress import RunProgress
@@ -68,7 +68,7 @@ HELP = "\n\n".join(
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="run", help=HELP, no_args_is_help=True)(run)
+    app.command(name="run", help=HELP, no_args_is_help=True, cls=Command)(run)
 
 
 def resolve_relevance(kind: str, llm_spec: str) -> str:

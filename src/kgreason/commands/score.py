@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from kgreason.commands import Command
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.errors import KgreasonError
 from kgreason.eval.official import GroupSummary, QuestionScore, ScoreReport, score_files
@@ -163,7 +164,7 @@ def render(report: ScoreReport, console: Console, *, per_question: bool = False,
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("score")
+    @app.command("score", cls=Command)
     def score(
         pred: Annotated[Path, typer.Option("--pred", help="The predictions (result.json).")],
         gold: Annotated[Path, typer.Option("--gold", help="The gold answers (qa_answer.json).")],

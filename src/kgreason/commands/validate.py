@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from kgreason.commands import examples
+from kgreason.commands import Command, examples
 from kgreason.conventions import load_conventions
 from kgreason.data.validate import ValidationReport, check_answer_file, check_dataset, plural
 from kgreason.errors import DataError
@@ -33,7 +33,7 @@ HELP = "\n\n".join(
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="validate", help=HELP, no_args_is_help=True)(validate)
+    app.command(name="validate", help=HELP, no_args_is_help=True, cls=Command)(validate)
 
 
 def validate(
