@@ -42,6 +42,8 @@ def test_run_with_embedded_model_then_score(tmp_path: Path) -> None:
     res = _kgreason("run", str(SAMPLE), "-o", str(out), "--llm", "embedded", *only)
     assert res.returncode == 0, res.stderr
     assert "Traceback" not in res.stderr
+    # the load is announced before it starts (seconds of silence otherwise) and timed after
+    assert "loading the model qwen2.5-coder-1.5b" in res.stderr and "model loaded in" in res.stderr
 
     lines = list(map(json.loads, out.with_name("result.trace.jsonl").read_text().splitlines()))
     assert lines[0]["kind"] == "run-settings" and lines[0]["settings"]["llm"] == "embedded"

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+from types import FrameType
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from kgreason import __version__
+from kgreason.commands import Command
 from kgreason.commands.conventions import register as register_conventions
 from kgreason.commands.mecha import register as register_mecha
 from kgreason.commands.models import register as register_models
@@ -15,7 +19,7 @@ from kgreason.commands.run import register as register_run
 from kgreason.commands.score import register as register_score
 from kgreason.commands.serve import register as register_serve
 from kgreason.commands.validate import register as register_validate
-from kgreason.errors import DataError, KgreasonError
+from kgreason.errors import DataError, KgreasonError, UserInterrupt
 from kgreason.text.terminal import safe_text
 
 app = typer.Typer(
@@ -24,15 +28,28 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help: rich's would show `<bool>` beside every flag and eat `[s, r, o]` in help texts as markup.
+    rich_markup_mode=None,
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"kgreason {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True),
+    ] = False,
+) -> None:
     """kgreason: answers, minimal evidence chains and constraints for KG questions (CCKS 2026 layout)."""
 
 
-@app.command()
+@app.command(cls=Command)
 def version() -> None:
     """Print the kgreason version."""
     typer.echo(__version__)
@@ -47,9 +64,15 @@ register_serve(app)
 register_validate(app)
 
 
+def _on_ctrl_c(signum: int, frame: FrameType | None) -> None:
+    raise UserInterrupt
+
+
 def main() -> None:
-    """Entry point: runs the app; data and configuration problems print a clear message and exit 2."""
+    """Entry point: runs the app; data and configuration problems print a clear message and exit 2; Ctrl-C says
+    "interrupted" and exits 130 (commands that have something to save, like `run`, say more first)."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    previous = signal.signal(signal.SIGINT, _on_ctrl_c)
     try:
         app()  # standalone mode: usage errors are reported by typer itself, which then exits
     except DataError as exc:
@@ -60,9 +83,11 @@ def main() -> None:
     except KgreasonError as exc:
         err.print(safe_text(f"error: {exc}"), markup=False)
         sys.exit(2)
-    except KeyboardInterrupt:
+    except (UserInterrupt, KeyboardInterrupt):
         err.print("interrupted", markup=False)
         sys.exit(130)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 if __name__ == "__main__":

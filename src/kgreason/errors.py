@@ -49,3 +49,8 @@ class DataError(Exception):
 
 class KgreasonError(Exception):
     """A user-facing failure that is not about input data (configuration, missing model, ...)."""
+
+
+class UserInterrupt(BaseException):
+    """Ctrl-C, raised by the command line's SIGINT handler instead of `KeyboardInterrupt`: the CLI framework turns a
+    `KeyboardInterrupt` into a silent exit, so this one passes through it to `kgreason.cli.main`, which says so."""

@@ -97,3 +97,14 @@ def test_atomic_write_failure_keeps_old_file(tmp_path: Path) -> None:
         write_json_atomic(target, {"bad": object()})
     assert json.loads(target.read_text(encoding="utf-8")) == {"ok": True}
     assert os.listdir(tmp_path) == ["result.json"]
+
+
+def test_written_json_gets_the_mode_of_any_new_file(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        write_json_atomic(tmp_path / "out.json", {"a": 1})
+        (tmp_path / "plain.txt").write_text("x", encoding="utf-8")
+    finally:
+        os.umask(old)
+    mode = (tmp_path / "out.json").stat().st_mode & 0o777
+    assert mode == (tmp_path / "plain.txt").stat().st_mode & 0o777 == 0o644

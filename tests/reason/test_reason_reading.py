@@ -64,7 +64,7 @@ def test_the_prompt_lists_the_kgs_entity_types_with_an_example_and_the_schema_is
     enum = call.schema["properties"]["type"]["enum"]
     assert set(enum) == {"装备", "事件", "组织", "地点", OTHER}  # values (时间) are not entity types
     user = call.messages[1].content
-    assert QUESTION in user and "组织（如：南岭造船厂）" in user
+    assert f'"{QUESTION}"' in user and '"组织"（如："南岭造船厂"）' in user  # data quoted, never instructions
 
 
 def test_not_asked_when_the_question_names_the_kind_or_asks_for_a_value() -> None:
@@ -75,8 +75,9 @@ def test_not_asked_when_the_question_names_the_kind_or_asks_for_a_value() -> Non
         assert not result.trace["reading"]["asked"]
 
 
-def test_failures_and_other_read_nothing_and_the_config_turns_it_off() -> None:
-    for reply in (FakeFailure("timeout"), {"type": OTHER}):
+def test_failures_other_and_the_named_entitys_type_read_nothing_and_the_config_turns_it_off() -> None:
+    # 装备 is the type of 星火号, which the question names: the small model's usual echo, not used
+    for reply in (FakeFailure("timeout"), {"type": OTHER}, {"type": "装备"}):
         result = answer(FakeLLM([reply]))
         assert result.trace["reading"]["asked"] and result.trace["reading"]["asked_type"] == ""
     llm = reads("事件")

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,8 @@ from reason_smallkg import DOCUMENT, kg, make_dataset
 from kgreason.data.records import Question
 from kgreason.errors import KgreasonError
 from kgreason.reason.reasoner import QuestionResult, Reasoner
-from kgreason.reason.runner import default_trace_path, journal_settings, read_journal, run_dataset
+from kgreason.reason.runner import default_trace_path, journal_settings, llm_failure, read_journal, run_dataset
+from kgreason.reason.trace import SentenceFinder
 
 QUESTIONS = [
     ("歼-20的首飞时间是什么？", "L1"),
@@ -184,7 +186,17 @@ def test_trace_has_evidence_sentences(tmp_path: Path) -> None:
     assert ev["triple"] == ["歼-20", "研制单位", "成都飞机设计研究所"]
     assert "成都飞机设计研究所研制" in ev["sentence"]
     assert DOCUMENT[ev["offset"] : ev["offset"] + 5] == ev["sentence"][:5]
+    assert ev["names"] == ("both" if "歼-20" in ev["sentence"] else "tail")  # which ends the sentence names
     assert {"candidates", "llm", "seconds", "constraints", "top_chains"} <= set(entry)
+
+
+def test_ends_named_says_which_ends_a_sentence_names() -> None:
+    finder = SentenceFinder("歼-20由成都飞机设计研究所研制。该机于2011年首飞。")
+    both = finder.find(("歼-20", "研制单位", "成都飞机设计研究所"))
+    assert both is not None and finder.ends_named(("歼-20", "研制单位", "成都飞机设计研究所"), both) == "both"
+    one = finder.find(("歼-20", "首飞", "2011年"))
+    assert one is not None and one.text == "该机于2011年首飞。"
+    assert finder.ends_named(("歼-20", "首飞", "2011年"), one) == "tail"
 
 
 def write_dataset(root: Path) -> None:
@@ -247,7 +259,7 @@ def test_cli_run(tmp_path: Path) -> None:
     before = out.read_bytes()
     p3 = subprocess.run([*cmd[:-2], "--max-hops", "2"], capture_output=True, text=True, timeout=110)
     assert p3.returncode == 2 and "Traceback" not in p3.stderr
-    assert "result.trace.jsonl was written by a run with other settings (config:" in p3.stderr
+    assert "result.trace.jsonl was written by a run with other settings (config.max_hops: 3 -> 2);" in p3.stderr
     assert "--no-resume" in p3.stderr and out.read_bytes() == before
     p4 = subprocess.run([*cmd[:-2], "--max-hops", "2", "--no-resume"], capture_output=True, text=True, timeout=110)
     assert p4.returncode == 0 and "6 answered" in p4.stderr, p4.stderr
@@ -284,3 +296,40 @@ def test_llm_none_is_deterministic_across_processes(tmp_path: Path) -> None:
         assert p.returncode == 0, p.stderr
         outputs.append(out.read_text(encoding="utf-8"))
     assert outputs[0] == outputs[1]
+
+
+def test_stop_ends_the_run_after_the_question_in_flight_and_writes_what_is_done(tmp_path: Path) -> None:
+    ds = make_dataset(QUESTIONS)
+    out = tmp_path / "result.json"
+    stop = threading.Event()
+    r = CountingReasoner(ds)
+    summary = run_dataset(ds, r, out, stop=stop, on_question=lambda q, e: stop.set() if len(r.asked) == 2 else None)
+    assert summary.interrupted and r.asked == ["doc_01_001", "doc_01_002"]
+    assert [x["query_id"] for x in json.loads(out.read_text(encoding="utf-8"))] == r.asked
+
+
+def test_fallback_answers_are_asked_again_on_resume_unless_told_not_to(tmp_path: Path) -> None:
+    ds = make_dataset(QUESTIONS)
+    out = tmp_path / "result.json"
+    trace = default_trace_path(out)
+    run_dataset(ds, CountingReasoner(ds), out)
+    # mark two answers as fallbacks after a failed model call, as a run with the model down writes them
+    lines = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    for e in lines[1:3]:
+        e["llm"] = {**e["llm"], "asked": True, "failure": "unavailable"}
+    lines[3]["llm"] = {"asked": True, "reason": "LLM failed (timeout): no reply"}  # a trace of an older version
+    trace.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in lines), encoding="utf-8")
+    assert [llm_failure(e) for e in lines] == [None, "unavailable", "unavailable", "timeout", None, None]
+    # a reply the model got wrong is not asked again: greedy decoding would repeat it
+    assert llm_failure({"llm": {"asked": True, "failure": "schema_mismatch"}}) is None
+
+    kept = CountingReasoner(ds)
+    s = run_dataset(ds, kept, out, retry_failed=False)
+    assert kept.asked == [] and s.fallback == 3 and s.retried == 0
+
+    again = CountingReasoner(ds)
+    s = run_dataset(ds, again, out)
+    assert again.asked == ["doc_01_002", "doc_01_003", "doc_01_004"] and s.retried == 3 and s.fallback == 0
+    assert s.resumed == 3
+    again2 = CountingReasoner(ds)
+    assert run_dataset(ds, again2, out).resumed == 6 and again2.asked == []  # the later, good answers count

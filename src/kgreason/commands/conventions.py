@@ -9,6 +9,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from kgreason.commands import Command, examples
 from kgreason.conventions.model import (
     CONSTRAINT_KIND_MEANINGS,
     OPERATOR_MEANINGS,
@@ -28,10 +29,11 @@ HELP = "\n\n".join(
         "Annotation conventions: the derived relation names (数值大于 or 大于), how counts are written (4 or 4艘), "
         "the yes/no words, the answer_type of set answers (实体集合 or 装备集合) and the constraint keys (order or "
         "compare). See docs/conventions.md.",
-        "Examples:",
-        "    kgreason conventions show",
-        "    kgreason conventions learn DATA/qa_answer.json -o conventions.json",
-        "    kgreason conventions show conventions.json --json",
+        examples(
+            "kgreason conventions show",
+            "kgreason conventions learn DATA/qa_answer.json -o conventions.json",
+            "kgreason conventions show conventions.json --json",
+        ),
     ]
 )
 LEARN_HELP = "\n\n".join(
@@ -51,8 +53,8 @@ SHOW_HELP = (
 
 def register(app: typer.Typer) -> None:
     group = typer.Typer(name="conventions", help=HELP, no_args_is_help=True, add_completion=False)
-    group.command(name="learn", help=LEARN_HELP, no_args_is_help=True)(learn_command)
-    group.command(name="show", help=SHOW_HELP)(show_command)
+    group.command(name="learn", help=LEARN_HELP, no_args_is_help=True, cls=Command)(learn_command)
+    group.command(name="show", help=SHOW_HELP, cls=Command)(show_command)
     app.add_typer(group, name="conventions")
 
 

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from kgreason.commands import Command
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.mecha import SubgraphIndex, convert_mecha, load_mecha_kg, load_mecha_qa
 from kgreason.errors import KgreasonError
@@ -39,7 +40,7 @@ def _echo(message: str) -> None:
     typer.echo(safe_text(message), err=True)
 
 
-@mecha_app.command("convert")
+@mecha_app.command("convert", cls=Command)
 def convert_cmd(
     qa: Annotated[Path, typer.Option("--qa", help="A Mecha-QA JSON Lines file (e.g. test.jsonl).")],
     out: Annotated[Path, typer.Option("-o", "--out", help="Output folder (created).")],
@@ -66,7 +67,7 @@ def convert_cmd(
     )
 
 
-@mecha_app.command("train")
+@mecha_app.command("train", cls=Command)
 def train_cmd(
     out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the model (.npz).")],
     kg: KgOpt = None,
@@ -98,7 +99,7 @@ def train_cmd(
     typer.echo(f"wrote {out} ({out.stat().st_size} bytes) in {time.monotonic() - start:.1f} s")
 
 
-@mecha_app.command("rank")
+@mecha_app.command("rank", cls=Command)
 def rank_cmd(
     kg: KgOpt = None,
     qa: Annotated[Path | None, typer.Option("--qa", help="Questions to rank for (default DATA/test.jsonl).")] = None,
@@ -140,7 +141,7 @@ def rank_cmd(
         write_json_atomic(out, rows)
 
 
-@mecha_app.command("bench")
+@mecha_app.command("bench", cls=Command)
 def bench_cmd(
     kg: KgOpt = None,
     qa: Annotated[Path | None, typer.Option("--qa", help="Questions (default DATA/test.jsonl).")] = None,
@@ -181,7 +182,7 @@ def bench_cmd(
     )
 
 
-@mecha_app.command("report")
+@mecha_app.command("report", cls=Command)
 def report_cmd(
     results: Annotated[list[Path], typer.Argument(metavar="RESULTS.json...", help="Files written by mecha bench.")],
     baseline: Annotated[

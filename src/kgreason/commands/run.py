@@ -2,29 +2,48 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
-import time
-from dataclasses import asdict, replace
+import threading
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from kgreason.commands import Command, examples
+from kgreason.commands.interrupt import Interrupted, run_in_worker
+from kgreason.commands.run_output import check_writable, resolve_output, run_record_path, write_run_record
+from kgreason.commands.run_progress import RunProgress
 from kgreason.conventions import default_conventions, load_conventions
-from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.loader import load_dataset
 from kgreason.data.outlock import check_not_locked
-from kgreason.data.records import Question
+from kgreason.data.records import Dataset
 from kgreason.errors import KgreasonError
+from kgreason.llm.accounting import Accounting
 from kgreason.llm.config import LLMConfig
 from kgreason.llm.factory import close_llm, create_llm, llm_accounting
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
-from kgreason.reason.runner import check_resumable, default_trace_path, run_dataset
+from kgreason.reason.runner import (
+    RunSummary,
+    check_resumable,
+    default_trace_path,
+    run_dataset,
+    write_result_from_journal,
+)
 from kgreason.retrieve.base import Embedder, RelationScorer, TripleScorer
 from kgreason.text.terminal import safe_text
+
+# Exit status (README, "Exit status"): 0 every question answered as configured; 2 bad input, settings or output
+# path; 3 a result was written but some answers are the program's fallback after a failed model call, or
+# questions failed with an error; 130 interrupted (what was done is written; rerun to resume).
+EXIT_INCOMPLETE = 3
+EXIT_INTERRUPTED = 130
 
 HELP = "\n\n".join(
     [
@@ -33,19 +52,27 @@ HELP = "\n\n".join(
         "A trace (JSON Lines, one line per question: linked entities, constraints, scored candidates, the LLM's "
         "choice, each evidence triple's source sentence, tokens and seconds) is written beside the output. "
         "Rerunning resumes from it and skips finished questions; --no-resume starts over. A trace written with "
-        "other settings (--llm, --relevance, --beam, --max-hops) is not resumed. A second run to the same output while "
-        "one is running is refused, naming it. Faults and limits: docs/reliability.md.",
-        "Examples:",
-        "    kgreason run examples/sample -o runs/result.json --llm none",
-        "    kgreason run DATA -o result.json --llm embedded",
-        "    kgreason run DATA -o result.json --llm 'openai:http://127.0.0.1:8000/v1#qwen'",
+        "other settings (--llm, --relevance, --beam, --max-hops) is not resumed. Questions whose model call "
+        "failed (the program's best answer was kept) are asked again on a resume unless --no-retry-failed. A "
+        "second run to the same output while one is running is refused, naming it. Faults and limits: "
+        "docs/reliability.md.",
+        "-o names a folder (an existing one, or a path without a file extension: result.json, "
+        "result.trace.jsonl and result.run.json go inside) or the result file itself.",
+        "Exit status: 0 all answered as configured; 2 bad input, settings or output path; 3 result written, but "
+        "some answers fell back after a failed model call or some questions failed; 130 interrupted (Ctrl-C: "
+        "what is done is written, rerun to resume).",
+        examples(
+            "kgreason run examples/sample -o runs/sample --llm none",
+            "kgreason run DATA -o runs/x --llm embedded",
+            "kgreason run DATA -o runs/x/result.json --llm 'openai:http://127.0.0.1:8000/v1#qwen'",
+        ),
         "See docs/method.md for how it works.",
     ]
 )
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="run", help=HELP, no_args_is_help=True)(run)
+    app.command(name="run", help=HELP, no_args_is_help=True, cls=Command)(run)
 
 
 def resolve_relevance(kind: str, llm_spec: str) -> str:
@@ -83,7 +110,15 @@ def load_learned_relations(embedder: Embedder | None) -> RelationScorer:
 
 def run(
     data_dir: Annotated[Path, typer.Argument(metavar="DATA_DIR", help="Dataset folder in the task's layout.")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write result.json.")],
+    output: Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="PATH",
+            help="Output folder (result.json and its companions go inside) or the result file itself.",
+        ),
+    ],
     llm: Annotated[
         str,
         typer.Option(
@@ -110,6 +145,14 @@ def run(
         ),
     ] = "auto",
     no_resume: Annotated[bool, typer.Option("--no-resume", help="Start over instead of resuming.")] = False,
+    retry_failed: Annotated[
+        bool,
+        typer.Option(
+            "--retry-failed/--no-retry-failed",
+            help="On a resume, ask again the questions whose model call failed (their answers are the program's "
+            "fallback).",
+        ),
+    ] = True,
     relations: Annotated[
         str,
         typer.Option(
@@ -129,6 +172,11 @@ def run(
     ] = None,
 ) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    result_path = resolve_output(output)
+    trace_path = trace or default_trace_path(result_path)
+    record_path = run_record_path(result_path)
+    for path, option in ((result_path, "-o"), (trace_path, "--trace" if trace else "-o"), (record_path, "-o")):
+        check_writable(path, option)  # before loading anything: a bad path should fail at once
     dataset, warnings = load_dataset(data_dir, check_gold=False)
     for w in warnings[:5]:
         err.print(str(w), markup=False)
@@ -139,7 +187,6 @@ def run(
         config = replace(config, max_hops=max_hops)
     relevance_kind = resolve_relevance(relevance, llm)
     conventions = load_conventions(conventions_file) if conventions_file is not None else default_conventions()
-    trace_path = trace or default_trace_path(output)
     # What makes two runs' answers comparable; a journal written with other settings is not resumed.
     settings: dict[str, Any] = {"llm": llm.strip(), "relevance": relevance_kind, "config": asdict(config)}
     if conventions_file is not None:
@@ -148,11 +195,16 @@ def run(
         raise KgreasonError(f"--relations must be none or learned, got {relations!r}")
     if relations != "none":
         settings["relations"] = relations
-    check_not_locked(output, trace_path)  # before loading any model: a refusal should be quick
+    check_not_locked(result_path, trace_path)  # before loading any model: a refusal should be quick
     if not no_resume:
-        check_resumable(trace_path, settings)
-    model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(safe_text(msg), markup=False))
+        check_resumable(trace_path, settings)  # before loading any model: a refusal should be quick
+    fresh = no_resume or not trace_path.exists()  # a new journal starts a new run record too
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    say = _printer(err)
+    model = create_llm(llm, LLMConfig.from_env(), progress=say)
     try:
+        if relevance_kind != "none" or relations != "none":
+            say("loading the e5 embedder and the relevance / relation models ...")
         scorer, embedder = load_relevance(relevance_kind)
         matcher = load_learned_relations(embedder) if relations == "learned" else None
         reasoner = Reasoner(
@@ -164,78 +216,140 @@ def run(
             conventions=conventions,
             relations=matcher,
         )
-        show = sys.stderr.isatty()
-        with Progress(
-            TextColumn("[bold]answering"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.fields[qid]}"),
-            console=err,
-            disable=not show,
-            transient=False,
-        ) as progress:
-            task = progress.add_task("run", total=None, qid="")
-            started = time.monotonic()
-            counts = {"total": 0, "done": 0, "last_print": started}
+        summary = RunSummary()
+        stop = threading.Event()
+        progress = RunProgress(err, live=sys.stderr.isatty())
 
-            def start(total: int, resumed: int) -> None:
-                counts.update(total=total, done=resumed)
-                progress.update(task, total=total, completed=resumed)
-                if resumed:
-                    err.print(
-                        f"resuming: {resumed} of {total} questions already answered in {trace_path}", markup=False
-                    )
-
-            def tick(q: Question, entry: dict[str, Any]) -> None:
-                progress.update(task, advance=1, qid=safe_text(q.query_id, newlines=False))
-                counts["done"] += 1
-                now = time.monotonic()
-                # Without a terminal (CI, nohup, a log file) the bar is off: print a line every 10 s instead.
-                if not show and (now - counts["last_print"] >= 10 or counts["done"] == counts["total"]):
-                    counts["last_print"] = now
-                    err.print(f"answered {counts['done']}/{counts['total']} ({now - started:.0f} s)", markup=False)
-
-            summary = run_dataset(
+        def job() -> RunSummary:
+            return run_dataset(
                 dataset,
                 reasoner,
-                output,
+                result_path,
                 trace_path=trace_path,
                 only=only,
                 limit=limit,
                 resume=not no_resume,
-                on_question=tick,
-                on_start=start,
+                retry_failed=retry_failed,
+                on_question=progress.finished,
+                on_start=progress.start,
+                on_begin=progress.begin,
                 settings=settings,
+                stop=stop,
+                summary=summary,
             )
-        if summary.damaged_lines:
-            lines = ", ".join(str(n) for n in summary.damaged_lines[:5])
-            err.print(
-                f"warning: {trace_path}: {len(summary.damaged_lines)} damaged line(s) from an interrupted write "
-                f"(line {lines}) were dropped; their questions were answered again",
-                markup=False,
-            )
-        err.print(summary.line(), markup=False)
-        acc = llm_accounting(model)
-        if acc is not None:
-            err.print(acc.line(), markup=False)
-        for f in summary.failures[:10]:
-            err.print(safe_text(f"failed: {f}", newlines=False), markup=False)
-        # The run's own record (settings, counts, LLM accounting per model), beside the trace's per-question lines.
-        run_info = output.with_name(f"{output.stem}.run.json")
-        write_json_atomic(
-            run_info,
-            {
-                "data_dir": str(data_dir),
-                "llm": llm,
-                "relevance": relevance,
-                "settings": settings,
-                "config": asdict(config),
-                "summary": {k: v for k, v in asdict(summary).items() if k != "failures"},
-                "failures": summary.failures,
-                "llm_accounting": acc.summary() if acc is not None else None,
-            },
-        )
-        err.print(f"wrote {output}, {trace_path} and {run_info}", markup=False)
+
+        with progress:
+            try:
+                run_in_worker(job, stop)
+                interrupted: Interrupted | None = None
+            except Interrupted as exc:
+                interrupted = exc
+        base = {
+            "data_dir": str(data_dir),
+            "llm": llm,
+            "relevance": relevance,
+            "settings": settings,
+            "config": asdict(config),
+        }
+        record = _Record(record_path, base, started, fresh, llm_accounting(model))
+        if interrupted is not None:
+            _finish_interrupted(err, interrupted, summary, dataset, result_path, trace_path, record)
+        code = _report(err, summary, record.accounting, trace_path)
+        record.write(summary, "complete" if code == 0 else "incomplete", code)
+        say(f"wrote {result_path}, {trace_path} and {record_path}")
+        if code:
+            raise typer.Exit(code)
     finally:
         close_llm(model)
+
+
+def _report(err: Console, summary: RunSummary, acc: Accounting | None, trace_path: Path) -> int:
+    """Print the run's summary lines and warnings; the exit status they mean."""
+    say = _printer(err)
+    if summary.damaged_lines:
+        lines = ", ".join(str(n) for n in summary.damaged_lines[:5])
+        say(
+            f"warning: {trace_path}: {len(summary.damaged_lines)} damaged line(s) from an interrupted write "
+            f"(line {lines}) were dropped; their questions were answered again"
+        )
+    say(summary.line())
+    if acc is not None:
+        say(acc.line())
+    for f in summary.failures[:10]:
+        say(f"failed: {f}")
+    if summary.fallback:
+        say(
+            f"warning: {summary.fallback} answer(s) are the program's fallback because the model call failed "
+            "(is the model server running?); rerun the same command to ask those questions again"
+        )
+    if summary.failed:
+        say(f"warning: {summary.failed} question(s) failed with an error and have an empty answer (see the trace)")
+    return EXIT_INCOMPLETE if summary.fallback or summary.failed else 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    """This attempt's entry in the run record (`result.run.json`), written when the attempt ends."""
+
+    path: Path
+    base: dict[str, Any]  # what every attempt shares: data folder, settings
+    started: str
+    fresh: bool  # a new journal: the record starts over
+    accounting: Accounting | None
+
+    def write(self, summary: RunSummary, status: str, code: int) -> None:
+        counts = {k: round(v, 3) if isinstance(v, float) else v for k, v in asdict(summary).items() if k != "failures"}
+        attempt = {
+            "started": self.started,
+            "status": status,
+            "exit_code": code,
+            "summary": counts,
+            "failures": summary.failures,
+            "llm_accounting": self.accounting.summary() if self.accounting is not None else None,
+        }
+        write_run_record(self.path, self.base, attempt, fresh=self.fresh)
+
+
+def _finish_interrupted(
+    err: Console,
+    interrupted: Interrupted,
+    summary: RunSummary,
+    dataset: Dataset,
+    result_path: Path,
+    trace_path: Path,
+    record: _Record,
+) -> None:
+    """Ctrl-C: write what is done (result.json, the run record), say how to go on, and end with status 130 —
+    at once, without waiting for a model call still in flight on the worker thread."""
+    say = _printer(err)
+    summary.interrupted = True
+    if not interrupted.stopped:
+        written = write_result_from_journal(dataset, result_path, trace_path)
+    else:
+        written = len(_result_items(result_path))
+    record.write(summary, "interrupted", EXIT_INTERRUPTED)
+    answered = summary.resumed + summary.answered + summary.failed
+    say(
+        f"interrupted: {answered} of {summary.questions} questions done; wrote {written} answers to {result_path} "
+        f"and the run record {record.path}; rerun the same command to resume"
+    )
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if not interrupted.stopped:
+        os._exit(EXIT_INTERRUPTED)  # the worker is inside a model call: do not wait for it, nor tear it down
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _printer(err: Console) -> Callable[[str], None]:
+    def say(text: str) -> None:
+        err.print(safe_text(text), markup=False)  # names, paths and model messages come from outside
+
+    return say
+
+
+def _result_items(path: Path) -> list[Any]:
+    try:
+        items = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return items if isinstance(items, list) else []

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from kgreason.commands import Command
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.errors import KgreasonError
 from kgreason.eval.official import GroupSummary, QuestionScore, ScoreReport, score_files
@@ -44,29 +45,69 @@ def summary_table(title: str, groups: Mapping[str, GroupSummary]) -> Table:
     return table
 
 
-def submetric_table(groups: Mapping[str, GroupSummary]) -> Table:
-    table = Table(title="Sub-metrics (means)", title_justify="left")
-    cols: tuple[str, ...] = ("em", "answer_f1", "p_t", "r_t", "triple_match", "parsimony")
-    cols += ("node_coverage", "edge_order", "hop_match", "p_c", "r_c", "constraint_f1")
-    heads = ("EM", "ansF1", "P_t", "R_t", "TM", "Pars", "Node", "Order", "Hop", "P_c", "R_c", "F1_c")
-    table.add_column("group")
-    for h in heads:
-        table.add_column(h, justify="right")
-    for name, g in groups.items():
-        table.add_row(Text(safe_text(name, newlines=False)), *(_f(g.metrics[c]) for c in cols))
-    return table
+# The sub-metrics, as (title, [(metric key, column head)]): two tables of six, each fits 80 columns.
+SUBMETRICS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    (
+        "Answer and evidence sub-metrics (means)",
+        (("em", "EM"), ("answer_f1", "ansF1"), ("p_t", "P_t"), ("r_t", "R_t"), ("triple_match", "TM")),
+    ),
+    (
+        "Reasoning and constraint sub-metrics (means)",
+        (("parsimony", "Pars"), ("node_coverage", "Node"), ("edge_order", "Order"), ("hop_match", "Hop")),
+    ),
+    ("", (("p_c", "P_c"), ("r_c", "R_c"), ("constraint_f1", "F1_c"))),
+)
 
 
-def question_table(questions: Sequence[QuestionScore]) -> Table:
+def submetric_tables(groups: Mapping[str, GroupSummary], *, wide: bool = False) -> list[Table]:
+    """The twelve sub-metrics: one table when `wide`, else two that fit 80 columns."""
+    parts = [(title, cols) for title, cols in SUBMETRICS]
+    if wide:
+        merged = tuple(c for _, cols in parts for c in cols)
+        parts = [("Sub-metrics (means)", merged)]
+    else:  # answer+evidence | parsimony+reasoning+constraint
+        parts = [parts[0], (parts[1][0], parts[1][1] + parts[2][1])]
+    tables = []
+    for title, cols in parts:
+        table = Table(title=title, title_justify="left")
+        table.add_column("group")
+        for _, head in cols:
+            table.add_column(head, justify="right")
+        for name, g in groups.items():
+            table.add_row(Text(safe_text(name, newlines=False)), *(_f(g.metrics[key]) for key, _ in cols))
+        tables.append(table)
+    return tables
+
+
+def _notes(q: QuestionScore) -> str:
+    if q.zeroed:
+        return "malformed: " + ", ".join(_SHORT.get(f, f) for f in q.zeroed)
+    return "missing" if q.status == "missing" else ""
+
+
+def question_table(questions: Sequence[QuestionScore], *, wide: bool = False) -> Table:
+    """Every question: its score and four components (fits 80 columns), or with `wide` every sub-metric."""
     table = Table(title="Per question", title_justify="left")
+    if not wide:
+        for h in ("query_id", "lvl", "score", "Answer", "Evid.", "Reas.", "Cons.", "notes"):
+            table.add_column(h, justify="left" if h in ("query_id", "lvl", "notes") else "right")
+        for q in questions:
+            table.add_row(
+                Text(q.query_id),
+                q.level,
+                _f(q.score),
+                _f(q.answer.score),
+                _f(q.evidence.score),
+                _f(q.reasoning.score),
+                _f(q.constraint.score),
+                Text(_notes(q)),
+            )
+        return table
     heads: tuple[str, ...] = ("query_id", "lvl", "type", "score", "Ans", "P_t", "R_t", "TM", "Pars", "path")
     heads += ("Node", "Order", "Hop", "P_c", "R_c", "F1_c", "notes")
     for h in heads:
         table.add_column(h, justify="left" if h in ("query_id", "lvl", "type", "path", "notes") else "right")
     for q in questions:
-        notes = "missing" if q.status == "missing" else ""
-        if q.zeroed:
-            notes = "malformed: " + ", ".join(_SHORT.get(f, f) for f in q.zeroed)
         table.add_row(
             Text(safe_text(q.query_id, newlines=False)),
             safe_text(q.level, newlines=False),
@@ -84,7 +125,7 @@ def question_table(questions: Sequence[QuestionScore]) -> Table:
             _f(q.constraint.precision),
             _f(q.constraint.recall),
             _f(q.constraint.f1),
-            Text(notes),
+            Text(_notes(q)),
         )
     return table
 
@@ -96,17 +137,19 @@ def _ids(label: str, ids: Sequence[str], console: Console) -> None:
         console.print(safe_text(f"{label} ({len(ids)}): {shown}", newlines=False), markup=False)
 
 
-def render(report: ScoreReport, console: Console, *, per_question: bool = False) -> None:
-    """The report for a terminal: overall, per level, per answer type, optionally every question."""
+def render(report: ScoreReport, console: Console, *, per_question: bool = False, wide: bool = False) -> None:
+    """The report for a terminal: overall, per level, per answer type, optionally every question. Without `wide`
+    every table fits 80 columns."""
     overall = {"overall": report.overall}
     console.print(
         f"Total score {report.total:.4f} over {report.count} question(s), mean {report.mean:.4f}", markup=False
     )
     console.print(summary_table("Overall and per level", {**overall, **report.by_level}))
     console.print(summary_table("Per answer type", {**report.by_answer_kind, **report.by_answer_type}))
-    console.print(submetric_table({**overall, **report.by_level}))
+    for table in submetric_tables({**overall, **report.by_level}, wide=wide):
+        console.print(table)
     if per_question:
-        console.print(question_table(report.per_question))
+        console.print(question_table(report.per_question, wide=wide))
     _ids("Missing predictions, scored 0", report.missing, console)
     _ids("Unknown query_ids, ignored", report.unknown, console)
     _ids("Duplicate query_ids, first record scored", report.duplicates, console)
@@ -122,7 +165,7 @@ def render(report: ScoreReport, console: Console, *, per_question: bool = False)
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("score")
+    @app.command("score", cls=Command)
     def score(
         pred: Annotated[Path, typer.Option("--pred", help="The predictions (result.json).")],
         gold: Annotated[Path, typer.Option("--gold", help="The gold answers (qa_answer.json).")],
@@ -130,6 +173,12 @@ def register(app: typer.Typer) -> None:
             Path | None, typer.Option("--json", help="Also write the full report (every question) as JSON here.")
         ] = None,
         per_question: Annotated[bool, typer.Option("--per-question", help="Show every question's scores.")] = False,
+        wide: Annotated[
+            bool,
+            typer.Option(
+                "--wide", help="Every sub-metric in one table and every column per question (needs ~160 columns)."
+            ),
+        ] = False,
     ) -> None:
         """Score predictions with the task's official metric (spec 000 section 3; see docs/scoring.md).
 
@@ -137,9 +186,9 @@ def register(app: typer.Typer) -> None:
         """
         report = score_files(pred, gold)
         console = Console(highlight=False)
-        if not console.is_terminal:  # piped or redirected: do not squeeze the tables into 80 columns
+        if not console.is_terminal:  # piped or redirected: never squeeze the tables (a --wide one needs ~160)
             console = Console(highlight=False, width=200)
-        render(report, console, per_question=per_question)
+        render(report, console, per_question=per_question, wide=wide)
         if json_path is not None:
             try:
                 write_json_atomic(json_path, report.to_json())

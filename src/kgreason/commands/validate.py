@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from kgreason.commands import Command, examples
 from kgreason.conventions import load_conventions
 from kgreason.data.validate import ValidationReport, check_answer_file, check_dataset, plural
 from kgreason.errors import DataError
@@ -21,17 +22,18 @@ HELP = "\n\n".join(
         "(JSON arrays or JSON Lines, UTF-8). A single result.json or qa_answer.json file is checked on its own.",
         "Prints a summary and the warnings. Errors go to stderr, each naming the file, the record and the field; "
         "the exit code is then 2. With --strict, warnings alone make the exit code 1.",
-        "Examples:",
-        "    kgreason validate examples/sample",
-        "    kgreason validate examples/sample --strict --json > report.json",
-        "    kgreason validate DATA --conventions learned.json   (another annotator's conventions)",
+        examples(
+            "kgreason validate examples/sample",
+            "kgreason validate examples/sample --strict --json > report.json",
+            "kgreason validate DATA --conventions learned.json   (another annotator's conventions)",
+        ),
         "See docs/data.md for every check and which ones are fatal.",
     ]
 )
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="validate", help=HELP, no_args_is_help=True)(validate)
+    app.command(name="validate", help=HELP, no_args_is_help=True, cls=Command)(validate)
 
 
 def validate(
@@ -65,7 +67,7 @@ def validate(
         data = report.to_json()
         data.update(ok=not failed, strict=strict)
         typer.echo(safe_json(data))
-    else:
+    elif folder.exists():  # a missing folder has nothing to summarise: its error says it all
         _print_text(report, failed)
     if report.errors:
         raise DataError(report.errors)  # printed on stderr by kgreason.cli.main, exit 2

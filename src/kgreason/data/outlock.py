@@ -78,8 +78,14 @@ def _locked(output: Path) -> Iterator[None]:
             "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
             "command": " ".join(sys.argv)[:300],
         }
-        os.ftruncate(fd, 0)
-        os.write(fd, json.dumps(info, ensure_ascii=False).encode("utf-8", "backslashreplace"))
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, json.dumps(info, ensure_ascii=False).encode("utf-8", "backslashreplace"))
+        except OSError as exc:  # a full disk: the lock holds, only who holds it cannot be recorded
+            raise KgreasonError(
+                f"cannot write the lock file {lock_path}: {exc.strerror or exc}; free the space (or fix the "
+                "permissions) and rerun the same command to resume"
+            ) from None
         yield
     finally:
         lock_path.unlink(missing_ok=True)  # before unlocking: a waiting run then re-opens a fresh file

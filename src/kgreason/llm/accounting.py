@@ -41,6 +41,19 @@ class ModelStats:
         for kind, n in other.failures.items():
             self.failures[kind] = self.failures.get(kind, 0) + n
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ModelStats:
+        """The inverse of `as_dict` (fields missing from an older record count 0)."""
+        kinds = data.get("failures_by_kind") or {}
+        return cls(
+            calls=int(data.get("calls", 0)),
+            cache_hits=int(data.get("cache_hits", 0)),
+            failures={str(k): int(n) for k, n in kinds.items()},
+            prompt_tokens=int(data.get("prompt_tokens", 0)),
+            completion_tokens=int(data.get("completion_tokens", 0)),
+            seconds=float(data.get("seconds", 0.0)),
+        )
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "calls": self.calls,
@@ -101,6 +114,22 @@ class Accounting:
 
     def __str__(self) -> str:
         return self.line()
+
+
+def merge_summaries(summaries: list[dict[str, Any] | None]) -> dict[str, Any] | None:
+    """Several `Accounting.summary()` dicts (e.g. one per attempt of a resumed run) added up, in the same shape;
+    None when none of them is a summary."""
+    present = [s for s in summaries if isinstance(s, dict)]
+    if not present:
+        return None
+    models: dict[str, ModelStats] = {}
+    for summary in present:
+        for name, data in (summary.get("models") or {}).items():
+            models.setdefault(name, ModelStats()).merge(ModelStats.from_dict(data))
+    total = ModelStats()
+    for stats in models.values():
+        total.merge(stats)
+    return {"total": total.as_dict(), "models": {name: models[name].as_dict() for name in sorted(models)}}
 
 
 class AccountedLLM:

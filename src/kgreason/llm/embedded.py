@@ -56,8 +56,14 @@ class EmbeddedLLM:
             import llama_cpp
         except ImportError as exc:
             raise KgreasonError(LLAMA_HINT) from exc
+        say = progress or (lambda _msg: None)
         path = ensure_model_file(asset, config.models_dir(), progress=progress)
-        return cls.from_file(path, config, label=asset.label, model_sha256=asset.sha256, llama_module=llama_cpp)
+        # Loading takes seconds to a minute on a busy machine, in native code: say so before, and how long after.
+        say(f"loading the model {asset.label} ({path.stat().st_size / 1e9:.1f} GB) ...")
+        t0 = time.monotonic()
+        llm = cls.from_file(path, config, label=asset.label, model_sha256=asset.sha256, llama_module=llama_cpp)
+        say(f"model loaded in {time.monotonic() - t0:.1f} s")
+        return llm
 
     @classmethod
     def from_file(
@@ -72,9 +78,10 @@ class EmbeddedLLM:
         """Load an already verified GGUF file."""
         if llama_module is None:
             try:
-                import llama_cpp as llama_module
+                import llama_cpp
             except ImportError as exc:
                 raise KgreasonError(LLAMA_HINT) from exc
+            llama_module = llama_cpp
         try:
             llama = create_llama(
                 llama_module,

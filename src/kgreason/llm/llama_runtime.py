@@ -12,6 +12,7 @@ one construction. Extra buffer types also hold the CPU "repack" layouts, so they
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -58,7 +59,10 @@ def create_llama(llama_module: Any, *, extra_buffer_types: bool | None = None, *
 def main() -> None:
     """Run llama-cpp-python's OpenAI-compatible server, without extra buffer types if AMX is built in."""
     import llama_cpp
-    from llama_cpp.server.__main__ import main as server_main
+
+    # Imported by name: the server module is untyped when llama-cpp-python is installed and absent when it is not,
+    # and mypy must pass both ways (the no-model set-up runs the same checks).
+    server = importlib.import_module("llama_cpp.server.__main__")
 
     if build_has_amx(llama_cpp):
         # A dedicated server process: wrapping for its whole life is the scope we want here.
@@ -70,7 +74,7 @@ def main() -> None:
             return params
 
         llama_cpp.llama_cpp.llama_model_default_params = without_extra_bufts
-    server_main()  # type: ignore[no-untyped-call]
+    server.main()
 
 
 if __name__ == "__main__":

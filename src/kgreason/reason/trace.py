@@ -57,6 +57,14 @@ class SentenceFinder:
                 best = (score, s)
         return best[1] if best and best[0] >= 2.0 else None
 
+    @staticmethod
+    def ends_named(triple: PathTriple, sentence: Sentence) -> str:
+        """Which ends of `triple` the sentence names: "both", "head" or "tail" (a sentence found by `find` names
+        at least one; many state a fact about an entity named in the sentence before)."""
+        h, t = normalize_text(triple[0]), normalize_text(triple[2])
+        has_h, has_t = bool(h) and h in sentence.norm, bool(t) and t in sentence.norm
+        return "both" if has_h and has_t else "head" if has_h else "tail"
+
 
 def _chain_json(sc: ScoredChain) -> dict[str, Any]:
     return {
@@ -110,6 +118,7 @@ def trace_entry(
             s = sentences.find(t)
             item["sentence"] = s.text if s else None
             item["offset"] = s.start if s else None
+            item["names"] = sentences.ends_named(t, s) if s else None
         evidence.append(item)
     return {
         "query_id": q.query_id,
@@ -143,6 +152,7 @@ def trace_entry(
             "prompt_tokens": decision.prompt_tokens,
             "completion_tokens": decision.completion_tokens,
             "seconds": round(decision.seconds, 3),
+            "failure": decision.failure,
         },
         "answer": record.to_json(),
         "evidence": evidence,
