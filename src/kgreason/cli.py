@@ -8,6 +8,8 @@ import typer
 from rich.console import Console
 
 from kgreason import __version__
+from kgreason.commands.ask import register as register_ask
+from kgreason.commands.chat import register as register_chat
 from kgreason.commands.conventions import register as register_conventions
 from kgreason.commands.mecha import register as register_mecha
 from kgreason.commands.models import register as register_models
@@ -36,6 +38,8 @@ def version() -> None:
     typer.echo(__version__)
 
 
+register_ask(app)
+register_chat(app)
 register_conventions(app)
 register_mecha(app)
 register_models(app)
