@@ -3,7 +3,8 @@
 The event is the linked node the KG types as an event (`kgreason.reason.lexicon.EVENT_TYPE_HINTS`), else the first
 linked node. Its steps are its own triples and, for each entity it reaches, that entity's dated triples within the
 event's period when the KG gives one (a ship the battle lost -> when it sank). A step's time is the date it states;
-steps without one (who took part, where) belong to the event's start. Ties keep the KG's order.
+steps without one (who took part, where) belong to the event's start. Ties keep the KG's order. A long account
+keeps every dated step before undated ones.
 """
 
 from __future__ import annotations
@@ -72,5 +73,7 @@ def event_account(index: KGIndex, linked_names: list[str]) -> list[AccountStep]:
                     order += 1
                     add(value_edge.triple.spo, value_edge.dst, order)
     start: Day = period.start.lo if period else min((d for d, _, _ in rows if d is not None), default=(0, 0, 0))
-    rows.sort(key=lambda r: (r[0] if r[0] is not None else start, r[1]))
-    return [step for _, _, step in rows[:MAX_ACCOUNT_STEPS]]
+    # a long account keeps its timeline: dated steps first, then undated ones in KG order, up to the limit
+    kept = sorted(rows, key=lambda r: (r[0] is None, r[1]))[:MAX_ACCOUNT_STEPS]
+    kept.sort(key=lambda r: (r[0] if r[0] is not None else start, r[1]))
+    return [step for _, _, step in kept]

@@ -31,6 +31,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.llm.types import LLM
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import QuestionResult, Reasoner
+from kgreason.text.normalize import normalize_text
 
 AnswerKind = Literal["fact", "account", "not_found", "no_answer"]
 # An analyst's question carries no difficulty label; L2 runs the reasoner's full search (L1 would restrict it to
@@ -152,6 +153,16 @@ class Corpus:
             if any(edge.forward for key in index.alias_group(node.key) for edge in index.edges(key)):
                 return node.name, node.types
         return None
+
+    def relations_of(self, name: str) -> frozenset[str]:
+        """The relation names (normalised) of the triples at an entity, in every document that has it."""
+        out: set[str] = set()
+        for doc_id in self.index.documents_with(name):
+            index = self.reasoner.index(doc_id)
+            node = index.node(name)
+            if node is not None:
+                out.update(normalize_text(e.relation) for k in index.alias_group(node.key) for e in index.edges(k))
+        return frozenset(out)
 
     def prepare(self) -> None:
         """Build every document's index up front (otherwise built on first use)."""

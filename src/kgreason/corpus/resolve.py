@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from kgreason.corpus.dialogue import DialogueState, Resolution, ResolutionHow, ResolvedBy, Salient
 from kgreason.corpus.words import (
     CHINESE_NUMERALS,
+    CLASS_MARKERS,
+    CLASS_MEASURES,
     CONTINUE_QUESTION,
     CONTINUE_WORDS,
     DEMONSTRATIVE_MEASURES,
@@ -33,8 +35,11 @@ from kgreason.corpus.words import (
 from kgreason.llm.request import with_system
 from kgreason.llm.types import LLM, ChatMessage
 from kgreason.reason.lexicon import MEASURE_WORDS, PERSON_TYPE_HINTS
+from kgreason.text.normalize import normalize_text
 
 LinkFn = Callable[[str], list[tuple[int, int, str]]]  # question -> strongly linked (start, end, name), in order
+RelationsFn = Callable[[str], frozenset[str]]  # entity name -> its KG relation names (normalised)
+MIN_RELATION_CHARS = 2
 MAX_KIND_CHARS = 4
 RESOLVE_MAX_TOKENS = 48
 _TRAILING = re.compile(r"[？?。！!，,\s]+$")
@@ -49,6 +54,13 @@ class _Reference:
     kind: str  # the kind word after a demonstrative ('' for pronouns)
     wants: str  # person | thing | any
     plural: bool
+    class_measure: bool = False  # `这型`, `该级`: a class of things, not one of them
+
+
+def _asks_relation_of(question: str, relations: frozenset[str]) -> bool:
+    """Whether the question spells one of the relation names (at least two characters)."""
+    q = normalize_text(question)
+    return any(len(r) >= MIN_RELATION_CHARS and r in q for r in relations)
 
 
 def _is_person(e: Salient) -> bool:
@@ -57,6 +69,8 @@ def _is_person(e: Salient) -> bool:
 
 def _compatible(e: Salient, ref: _Reference) -> bool:
     if ref.wants == "person" and not _is_person(e):
+        return False
+    if ref.class_measure and not any(marker in e.name for marker in CLASS_MARKERS):
         return False
     if ref.wants == "thing" and _is_person(e):
         return False
@@ -89,7 +103,16 @@ def _references(question: str, linked: Sequence[tuple[int, int, str]]) -> list[_
                 kind_end += 1
             if kind_end == a + len(word):  # a demonstrative refers only with a measure or kind word (`该舰`)
                 continue
-            ref = _Reference(a, kind_end, word, question[b:kind_end], "any", word in PLURAL_MARKERS)
+            measures = question[a + len(word) : b]
+            ref = _Reference(
+                a,
+                kind_end,
+                word,
+                question[b:kind_end],
+                "any",
+                word in PLURAL_MARKERS,
+                any(ch in CLASS_MEASURES for ch in measures),
+            )
             out.append(ref)
             taken.append((a, kind_end))
     for word in sorted(PRONOUNS, key=len, reverse=True):
@@ -110,7 +133,7 @@ def _shorten_kind(ref: _Reference, candidates: Sequence[Salient]) -> _Reference:
     is dropped when none is."""
     for length in range(len(ref.kind), -1, -1):
         end = ref.end - (len(ref.kind) - length)
-        trial = _Reference(ref.start, end, ref.word, ref.kind[:length], ref.wants, ref.plural)
+        trial = _Reference(ref.start, end, ref.word, ref.kind[:length], ref.wants, ref.plural, ref.class_measure)
         if length == 0 or any(_compatible(e, trial) for e in candidates):
             return trial
     raise AssertionError("unreachable")
@@ -118,11 +141,13 @@ def _shorten_kind(ref: _Reference, candidates: Sequence[Salient]) -> _Reference:
 
 class Resolver:
     """Resolves one question at a time against a `DialogueState`. `link` gives the question's strongly linked names
-    (the corpus index); `llm` (optional) chooses when the state leaves several entities."""
+    (the corpus index); `relations` (optional) an entity's KG relation names, to keep the candidates the question
+    asks something of; `llm` (optional) chooses when the state still leaves several entities."""
 
-    def __init__(self, link: LinkFn, llm: LLM | None = None) -> None:
+    def __init__(self, link: LinkFn, llm: LLM | None = None, relations: RelationsFn | None = None) -> None:
         self.link = link
         self.llm = llm
+        self.relations = relations
 
     def resolve(self, question: str, state: DialogueState) -> Resolution:
         question = question.strip()
@@ -172,8 +197,18 @@ class Resolver:
         self, question: str, ref: _Reference, pool: list[Salient], state: DialogueState
     ) -> tuple[list[Salient], ResolvedBy]:
         if ref.plural:
+            # the group the conversation is about continues (`它们` after asking of several entities), else the
+            # several answers of the latest turn (`这些导弹` after `使用了哪些武器`)
+            mentioned = [e for e in pool if e.role == "mentioned"]
             answered = [e for e in pool if e.role == "answered"]
-            return (answered if len(answered) >= 2 else pool), "program"
+            group = mentioned if len(mentioned) >= 2 else answered if len(answered) >= 2 else pool
+            return group, "program"
+        if len(pool) > 1 and self.relations is not None:
+            # the question asks for a relation only some candidates have in the KG (`它的作战半径` -> the aircraft,
+            # not the accident it was in)
+            rest = question[: ref.start] + question[ref.end :]
+            fitting = [e for e in pool if _asks_relation_of(rest, self.relations(e.name))]
+            pool = fitting or pool
         if len(pool) == 1:
             return pool, "program"
         if self.llm is not None:
@@ -284,7 +319,7 @@ def _pool(state: DialogueState, ref: _Reference) -> tuple[_Reference, list[Salie
     """The entities a reference may stand for: those of the latest turn that has one of the reference's kind (mentioned
     first, then answered), with the kind word cut to what matched. When no turn has that kind, the kind word was not
     one (`这是`): the latest turn's entities the pronoun allows, if the reference still has a measure word."""
-    bare = _Reference(ref.start, ref.end, ref.word, "", ref.wants, ref.plural)
+    bare = _Reference(ref.start, ref.end, ref.word, "", ref.wants, ref.plural, ref.class_measure)
     turns = [[e for e in t.entities if _compatible(e, bare)] for t in reversed(state.turns)]
     for base in turns:
         if base and ref.kind:

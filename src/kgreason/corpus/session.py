@@ -20,7 +20,12 @@ class ChatSession:
     def __init__(self, corpus: Corpus, *, llm: LLM | None = None) -> None:
         self.corpus = corpus
         self.state = DialogueState()
-        self.resolver = Resolver(corpus.index.spans, llm)
+        self.resolver = Resolver(self._entity_spans, llm, corpus.relations_of)
+
+    def _entity_spans(self, question: str) -> list[tuple[int, int, str]]:
+        """The question's names of entities the KG says something about (`舰长`, a value, does not make a question
+        self-contained: `舰长是谁？` is still about the topic)."""
+        return [span for span in self.corpus.index.spans(question) if self.corpus.describe(span[2]) is not None]
 
     def resolve(self, question: str) -> Resolution:
         return self.resolver.resolve(question, self.state)

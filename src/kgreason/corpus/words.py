@@ -62,7 +62,10 @@ DEMONSTRATIVES: tuple[str, ...] = (
 # Plural referents: a demonstrative or pronoun with these refers to the answers of the previous turn when several.
 PLURAL_MARKERS: tuple[str, ...] = ("这些", "那些", "它们", "他们", "她们")
 # Measure words and short kind words a demonstrative may carry before the kind word proper (`这艘`, `该型`).
-DEMONSTRATIVE_MEASURES = "艘架位名次场型款个支件枚门"
+DEMONSTRATIVE_MEASURES = "艘架位名次场型款个支件枚门级"
+# A demonstrative with a class measure (`这型驱逐舰`, `该级航母`) refers to a class, whose name carries a class marker.
+CLASS_MEASURES = "型级款"
+CLASS_MARKERS: tuple[str, ...] = ("型", "级")
 
 # Elliptical follow-ups: the whole turn is one of these (after stripping punctuation).
 CONTINUE_WORDS: tuple[str, ...] = ("后来呢", "然后呢", "接下来呢", "之后呢", "后来怎么样了", "后来怎样了", "结果呢")
