@@ -126,3 +126,33 @@ def test_words_that_only_contain_a_pronoun_are_not_references() -> None:
     assert not r.changed
     # a pronoun-like character inside a linked name is not a reference either
     assert not Resolver(link).resolve("海鹰号航空母舰何时服役？", state).changed
+
+
+def test_plural_pronoun_keeps_the_group_the_conversation_is_about() -> None:
+    state = DialogueState()
+    q = "12式岸舰导弹和海军打击导弹分别由谁发射？"
+    launchers = (Salient("日本陆上自卫队", ("组织机构",), "answered"), Salient("第17旅", ("组织机构",), "answered"))
+    mentioned = tuple(Salient(e.name, e.types, "mentioned") for e in MISSILES)
+    state.add(Resolution(q, (q,)), CorpusAnswer(q, "fact", "x"), (*mentioned, *launchers))
+    r = Resolver(link).resolve("它们的射程是多少？", state)
+    assert r.resolved == ("12式岸舰导弹的射程是多少？", "海军打击导弹的射程是多少？")
+
+
+def test_class_measure_wants_a_class_name() -> None:
+    destroyer = Salient("捍卫者号驱逐舰", ("武器装备",), "mentioned")
+    destroyer_class = Salient("45型驱逐舰", ("武器装备",), "answered")
+    state = state_with("捍卫者号驱逐舰属于哪一型？", destroyer, destroyer_class)
+    r = Resolver(link).resolve("这型驱逐舰主要承担什么任务？", state)
+    assert r.resolved == ("45型驱逐舰主要承担什么任务？",)
+    assert r.by == "program"
+
+
+def test_relation_fit_decides_between_candidates_without_the_llm() -> None:
+    accident = Salient("F-35B坠海事故", ("事件",), "mentioned")
+    aircraft = Salient("F-35B", ("武器装备",), "answered")
+    state = state_with("F-35B坠海事故涉事的是什么装备？", accident, aircraft)
+    relations = {"F-35B坠海事故": frozenset({"涉事装备", "发生地点"}), "F-35B": frozenset({"作战半径", "首飞时间"})}
+    llm = FakeLLM([])  # must not be asked: the KG's relations leave one candidate
+    r = Resolver(link, llm, lambda name: relations.get(name, frozenset())).resolve("它的作战半径是多少？", state)
+    assert r.resolved == ("F-35B的作战半径是多少？",)
+    assert (r.by, llm.calls) == ("program", [])
