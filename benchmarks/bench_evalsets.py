@@ -24,10 +24,12 @@ from kgreason.evalset.model import read_evalsets
 from kgreason.evalset.run import run_dialogues, run_single, write_results
 from kgreason.llm.config import LLMConfig
 from kgreason.llm.factory import close_llm, create_llm, llm_accounting
+from kgreason.llm.types import ChatMessage
 
 REPO = Path(__file__).resolve().parents[1]
 TARGETS = {"factual_qa": 0.85, "relation_qa": 0.85, "event_tracking": 0.75}
 CONTEXT_TARGET, RESOLUTION_TARGET, SECONDS_TARGET = 0.75, 0.9, 5.0
+WARM_UP_SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
 
 
 def _f(v: Any) -> str:
@@ -40,6 +42,8 @@ def bench(eval_dir: Path, data: Path, spec: str, out: Path) -> None:
         t0 = time.monotonic()
         corpus = Corpus.load(data, llm=llm)
         corpus.prepare()
+        if llm is not None:  # load the model now, so that no item's time includes it
+            llm.complete_json([ChatMessage("user", "ok?")], WARM_UP_SCHEMA, max_tokens=8)
         print(f"\n== --llm {spec} (loaded in {time.monotonic() - t0:.1f} s)")
         for evalset in read_evalsets(eval_dir):
             if evalset.dialogues:
@@ -50,12 +54,14 @@ def bench(eval_dir: Path, data: Path, spec: str, out: Path) -> None:
             if evalset.dialogues:
                 turns = [t for d in rows for t in d["turns"]]
                 how = Counter(t["resolved_by"] for t in turns if t["resolution"] != "none")
+                asked = sum(1 for t in turns if t["llm_asked"])
                 print(
                     f"{evalset.name}: {s['dialogues']} dialogues, {s['turns']} turns; keyword {_f(s['keyword'])} "
                     f"(answer only {_f(s['keyword_answer_only'])}); context-dependent turns ({s['context_turns']}) "
                     f"{_f(s['keyword_context_turns'])} [target >= {CONTEXT_TARGET}]; resolution accuracy "
                     f"{_f(s['resolution_accuracy'])} over {s['referring_turns']} referring turns "
-                    f"[target >= {RESOLUTION_TARGET}]; resolved by {dict(how)}; s/turn mean "
+                    f"[target >= {RESOLUTION_TARGET}]; resolved by {dict(how)}; LLM chose an answer in {asked}; "
+                    f"s/turn mean "
                     f"{_f(s['seconds_per_turn'])} max {_f(s['max_seconds_per_turn'])} [target <= {SECONDS_TARGET}]"
                 )
             else:
@@ -63,7 +69,8 @@ def bench(eval_dir: Path, data: Path, spec: str, out: Path) -> None:
                 print(
                     f"{evalset.name}: {s['items']} items; keyword {_f(s['keyword'])} "
                     f"[target >= {TARGETS.get(evalset.name, '-')}] (answer only {_f(s['keyword_answer_only'])}); "
-                    f"{cats}; s/item mean {_f(s['seconds_per_item'])} max {_f(s['max_seconds_per_item'])}"
+                    f"{cats}; LLM chose in {sum(1 for r in rows if r['llm_asked'])}; "
+                    f"s/item mean {_f(s['seconds_per_item'])} max {_f(s['max_seconds_per_item'])}"
                 )
         acc = llm_accounting(llm)
         if acc is not None:

@@ -107,3 +107,9 @@ def test_sample_corpus_answers_without_doc_ids() -> None:
     joined = corpus.answer("伊丽莎白女王号搭载的F-35B是哪一天首飞的？")
     assert joined.answers == ("2008年6月11日",)
     assert set(joined.doc_ids) == {"doc_01", "doc_04"}
+
+
+def test_an_alias_is_not_a_separate_entity_of_the_dialogue() -> None:
+    corpus = Corpus.load(REPO / "examples" / "sample")
+    assert corpus.describe("第211战斗攻击中队") is not None
+    assert corpus.describe("威克岛复仇者") is None  # its squadron's nickname, stated only as an object

@@ -150,7 +150,8 @@ class Corpus:
             node = index.node(name)
             if node is None or index.is_literal(node.key):
                 continue
-            if any(edge.forward for key in index.alias_group(node.key) for edge in index.edges(key)):
+            # its own triples only: an alias (`威克岛复仇者`) shares its entity's triples but is not another entity
+            if any(edge.forward for edge in index.edges(node.key)):
                 return node.name, node.types
         return None
 

@@ -61,8 +61,8 @@ DEMONSTRATIVES: tuple[str, ...] = (
 )
 # Plural referents: a demonstrative or pronoun with these refers to the answers of the previous turn when several.
 PLURAL_MARKERS: tuple[str, ...] = ("这些", "那些", "它们", "他们", "她们")
-# Measure words and short kind words a demonstrative may carry before the kind word proper (`这艘`, `该型`).
-DEMONSTRATIVE_MEASURES = "艘架位名次场型款个支件枚门级"
+# Measure words a demonstrative may carry before the kind word proper (`这艘`, `该型`, `这一事件`).
+DEMONSTRATIVE_MEASURES = "一艘架位名次场型款个支件枚门级"
 # A demonstrative with a class measure (`这型驱逐舰`, `该级航母`) refers to a class, whose name carries a class marker.
 CLASS_MEASURES = "型级款"
 CLASS_MARKERS: tuple[str, ...] = ("型", "级")

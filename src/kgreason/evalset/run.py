@@ -41,6 +41,7 @@ def _answer_row(answer: CorpusAnswer) -> dict[str, Any]:
         "evidence": [s.to_json() for s in answer.evidence],
         "constraints": dict(answer.constraints),
         "scored_text": answer.scored_text(),
+        "llm_asked": answer.llm_asked,
         "seconds": round(answer.seconds, 4),
     }
 
