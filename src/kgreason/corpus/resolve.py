@@ -24,7 +24,9 @@ from kgreason.corpus.words import (
     CONTINUE_WORDS,
     DEMONSTRATIVE_MEASURES,
     DEMONSTRATIVES,
+    FOLLOW_UP_PREFIXES,
     FOLLOW_UP_SUFFIXES,
+    KIND_STOP_CHARS,
     NON_REFERRING,
     ORDINAL_FIRST,
     ORDINAL_KINDS,
@@ -43,7 +45,7 @@ MIN_RELATION_CHARS = 2
 MAX_KIND_CHARS = 4
 RESOLVE_MAX_TOKENS = 48
 _TRAILING = re.compile(r"[？?。！!，,\s]+$")
-_ORDINAL = re.compile(rf"(首|头|第[{CHINESE_NUMERALS}]+|[{CHINESE_NUMERALS}]+号)")
+_ORDINAL = re.compile(rf"({'|'.join(ORDINAL_FIRST)}|第[{CHINESE_NUMERALS}]+|[{CHINESE_NUMERALS}]+号)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +127,7 @@ def _references(question: str, linked: Sequence[tuple[int, int, str]]) -> list[_
 
 def _is_word_char(ch: str) -> bool:
     """Characters a kind word is made of: CJK, not a particle that ends it (`的`, `是`, ...)."""
-    return "\u4e00" <= ch <= "\u9fff" and ch not in "的是在于和与被把了呢吗有何哪谁多几什么怎如为"
+    return "\u4e00" <= ch <= "\u9fff" and ch not in KIND_STOP_CHARS
 
 
 def _shorten_kind(ref: _Reference, candidates: Sequence[Salient]) -> _Reference:
@@ -269,7 +271,7 @@ def _follow_up_body(bare: str) -> str | None:
     for suffix in FOLLOW_UP_SUFFIXES:
         if bare.endswith(suffix) and len(bare) > len(suffix):
             body = bare[: -len(suffix)]
-            return body[1:] if body.startswith(("那", "而")) and len(body) > 1 else body
+            return body[1:] if body.startswith(FOLLOW_UP_PREFIXES) and len(body) > 1 else body
     return None
 
 

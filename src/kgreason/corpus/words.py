@@ -67,9 +67,13 @@ DEMONSTRATIVE_MEASURES = "一艘架位名次场型款个支件枚门级"
 CLASS_MEASURES = "型级款"
 CLASS_MARKERS: tuple[str, ...] = ("型", "级")
 
+# Characters that end the kind word after a demonstrative (particles, question words): `该舰的` -> `舰`.
+KIND_STOP_CHARS = "的是在于和与被把了呢吗有何哪谁多几什么怎如为"
+
 # Elliptical follow-ups: the whole turn is one of these (after stripping punctuation).
 CONTINUE_WORDS: tuple[str, ...] = ("后来呢", "然后呢", "接下来呢", "之后呢", "后来怎么样了", "后来怎样了", "结果呢")
 FOLLOW_UP_SUFFIXES: tuple[str, ...] = ("呢", "又如何", "又怎样", "怎么样")
+FOLLOW_UP_PREFIXES: tuple[str, ...] = ("那", "而")  # `那F-35B呢？`
 # How "后来呢" is asked of the topic when the last answer was an account (continue the timeline).
 CONTINUE_QUESTION = "{entity}后来怎么样了"
 
