@@ -109,3 +109,26 @@ def test_evalset_errors_exit_2_without_traceback(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "no results" in missing.stderr
     unknown = kgreason("evalset", "run", ev, "--data", tmp_path / "corpus", "--set", "nope")
     assert unknown.returncode == 2 and "--set nope" in unknown.stderr and "Traceback" not in unknown.stderr
+
+
+def test_an_item_that_raises_is_recorded_and_the_run_goes_on(tmp_path: Path) -> None:
+    from kgreason.corpus.answer import Corpus
+    from kgreason.evalset.model import read_evalset
+    from kgreason.evalset.run import run_dialogues, run_single, summarise
+
+    corpus = Corpus.load(write_corpus(tmp_path / "corpus"))
+    ev = _evalset(tmp_path)
+    real = corpus.answer
+
+    def flaky(question: str, doc_id: str | None = None) -> Any:
+        if question.startswith("海鹰号"):
+            raise RuntimeError("boom")
+        return real(question, doc_id)
+
+    corpus.answer = flaky  # type: ignore[method-assign]
+    rows = run_single(corpus, read_evalset(ev / "factual_qa.json"), None, lambda _: None)
+    assert [r["kind"] for r in rows] == ["error", "not_found"]
+    assert "RuntimeError: boom" in rows[0]["answer"] and rows[0]["keyword_score"] == 0.0
+    dialogue = run_dialogues(corpus, read_evalset(ev / "multi_turn.json"), None, None, lambda _: None)
+    assert dialogue[0]["turns"][0]["kind"] == "error"
+    assert summarise("multi_turn", dialogue)["turns"] == 3

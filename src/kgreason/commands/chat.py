@@ -122,5 +122,7 @@ def chat(
                 _show(session.ask(line), as_json)
             except KgreasonError as exc:
                 typer.echo(f"error: {exc}", err=True)
+            except Exception as exc:  # a bug on one question must not end the conversation
+                typer.echo(f"error: {type(exc).__name__}: {exc}", err=True)
     finally:
         close_llm(model)

@@ -33,7 +33,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import QuestionResult, Reasoner
 from kgreason.text.normalize import normalize_text
 
-AnswerKind = Literal["fact", "account", "not_found", "no_answer"]
+AnswerKind = Literal["fact", "account", "not_found", "no_answer", "error"]
 # An analyst's question carries no difficulty label; L2 runs the reasoner's full search (L1 would restrict it to
 # one hop). Measured on the sample's 14 L1 questions asked as L2: 13 answers unchanged.
 ASK_LEVEL: Level = "L2"
@@ -67,7 +67,7 @@ class CorpusAnswer:
     """The answer to one question over a corpus, with everything needed to check it."""
 
     question: str
-    kind: AnswerKind  # fact | account (how an event went) | not_found (no name links) | no_answer
+    kind: AnswerKind  # fact | account (how an event went) | not_found (no name links) | no_answer | error
     text: str  # the answer for people: answers joined, an account, or the not-found message with closest names
     answers: tuple[str, ...] = ()
     answer_type: str = ""
@@ -283,3 +283,8 @@ class Corpus:
     @staticmethod
     def _dated(step: EvidenceStep, account_step: AccountStep) -> EvidenceStep:
         return EvidenceStep(step.triple, step.doc_id, step.sentence, step.derived, account_step.date)
+
+
+def failed_answer(question: str, exc: Exception) -> CorpusAnswer:
+    """The answer recorded when answering raised (a bug): callers that must go on (a batch, a dialogue) use it."""
+    return CorpusAnswer(question, "error", f"{NO_ANSWER}（内部错误：{type(exc).__name__}: {exc}）")

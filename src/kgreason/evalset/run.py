@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from kgreason.corpus.answer import Corpus, CorpusAnswer
+from kgreason.corpus.answer import Corpus, CorpusAnswer, failed_answer
+from kgreason.corpus.dialogue import Resolution, Turn
 from kgreason.corpus.session import ChatSession
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.evalset.model import EvalSet
@@ -56,7 +57,10 @@ def _score_row(row: dict[str, Any], keywords: list[str], question: str, expected
 def run_single(corpus: Corpus, evalset: EvalSet, judge_llm: LLM | None, progress: ProgressFn) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for item in evalset.items:
-        answer = corpus.answer(item.question)
+        try:
+            answer = corpus.answer(item.question)
+        except Exception as exc:  # one failing item must not end the evaluation; the row says why
+            answer = failed_answer(item.question, exc)
         row = {
             "id": item.id,
             "category": item.category,
@@ -80,7 +84,10 @@ def run_dialogues(
         turns: list[dict[str, Any]] = []
         for t in dialogue.turns:
             t0 = time.monotonic()
-            turn = session.ask(t.user)
+            try:
+                turn = session.ask(t.user)
+            except Exception as exc:  # the turn scores 0 and the dialogue goes on without it in the state
+                turn = Turn(t.turn, Resolution(t.user, (t.user,)), failed_answer(t.user, exc), ())
             row = {
                 "turn": t.turn,
                 "user": t.user,
