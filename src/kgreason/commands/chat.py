@@ -3,6 +3,7 @@ when stdin is piped)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Iterator
@@ -44,6 +45,8 @@ def register(app: typer.Typer) -> None:
 
 def _lines(interactive: bool) -> Iterator[str]:
     if interactive:
+        with contextlib.suppress(ImportError):  # not on every platform; input() works without it
+            import readline  # noqa: F401 - line editing and history for input() on a terminal
         while True:
             try:
                 yield input(PROMPT)
