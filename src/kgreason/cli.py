@@ -12,7 +12,10 @@ from rich.console import Console
 
 from kgreason import __version__
 from kgreason.commands import Command
+from kgreason.commands.ask import register as register_ask
+from kgreason.commands.chat import register as register_chat
 from kgreason.commands.conventions import register as register_conventions
+from kgreason.commands.evalset import register as register_evalset
 from kgreason.commands.mecha import register as register_mecha
 from kgreason.commands.models import register as register_models
 from kgreason.commands.run import register as register_run
@@ -55,7 +58,10 @@ def version() -> None:
     typer.echo(__version__)
 
 
+register_ask(app)
+register_chat(app)
 register_conventions(app)
+register_evalset(app)
 register_mecha(app)
 register_models(app)
 register_run(app)

@@ -31,10 +31,10 @@ def safe_text(text: str, *, newlines: bool = True) -> str:
     return text if newlines else text.replace("\n", "\\n")
 
 
-def safe_json(value: Any) -> str:
+def safe_json(value: Any, *, indent: int | None = 2) -> str:
     """Readable JSON (Chinese kept) whose text is safe to print: unsafe characters as `\\uXXXX` escapes inside their
-    strings, so the output is still valid JSON with the same value."""
-    text = json.dumps(value, ensure_ascii=False, indent=2)
+    strings, so the output is still valid JSON with the same value. `indent=None`: one line (JSON Lines)."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
