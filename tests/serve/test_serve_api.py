@@ -169,10 +169,17 @@ def test_ask_new_question_and_single_document(server: Served) -> None:
     assert status == 200 and b["query_id"] == "ask" and b["difficulty"] == "L1"
 
 
+def test_ask_without_doc_id_finds_the_document_whose_kg_names_the_question(server: Served) -> None:
+    # the sample has four documents: the corpus index (kgreason.corpus) picks the one that names F-35C
+    status, a = ask(server, {"dataset": "sample", "question": "F-35C的翼展是多少？"})
+    assert status == 200, a
+    assert a["doc_id"] == "doc_01" and a["query_id"] == "doc_01_001" and a["answers"]
+
+
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
-        ({"dataset": "sample", "question": "F-35C的翼展是多少？"}, 422, "doc_id is needed"),
+        ({"dataset": "sample", "question": "今天天气怎么样？"}, 422, "names anything the question mentions"),
         ({"question": "F-35C的翼展是多少？", "doc_id": "doc_01"}, 422, "dataset is needed"),
         ({"dataset": "nope", "question": "q", "doc_id": "doc_01"}, 404, "unknown dataset 'nope'"),
         ({"dataset": "../../etc", "question": "q", "doc_id": "doc_01"}, 404, "unknown dataset"),

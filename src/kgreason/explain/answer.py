@@ -5,6 +5,7 @@ reads its trace entry (`reason/trace.py`), so the explanation is exactly what `k
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,13 +82,28 @@ class ExplainedAnswer:
     record: dict[str, Any]  # the result.json item, exactly as `kgreason run` writes it
 
 
-def question_for(dataset: Dataset, text: str, doc_id: str | None = None, difficulty: str | None = None) -> Question:
-    """The `Question` to ask. Without `doc_id` the dataset must have exactly one document. A question that is in
-    qa.json for that document keeps its query_id and level (so it is answered as `kgreason run` answers it);
-    another gets query_id `ask` and `difficulty`, default L2."""
+def question_for(
+    dataset: Dataset,
+    text: str,
+    doc_id: str | None = None,
+    difficulty: str | None = None,
+    *,
+    find_document: Callable[[str], str | None] | None = None,
+) -> Question:
+    """The `Question` to ask. Without `doc_id`: the dataset's only document, else the one `find_document` picks
+    for the question (the corpus index of `kgreason.corpus`: the document whose KG names most of it). A question
+    that is in qa.json for that document keeps its query_id and level (so it is answered as `kgreason run` answers
+    it); another gets query_id `ask` and `difficulty`, default L2."""
     text = text.strip()
     if not text:
         raise QuestionError("the question is empty")
+    if doc_id is None and len(dataset.documents) != 1 and find_document is not None:
+        doc_id = find_document(text)
+        if doc_id is None:
+            raise QuestionError(
+                f"no document of dataset {dataset.root} names anything the question mentions; give doc_id to ask "
+                "one document"
+            )
     if doc_id is None:
         if len(dataset.documents) != 1:
             raise QuestionError(

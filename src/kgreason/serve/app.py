@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Annotated
@@ -25,6 +26,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from kgreason import __version__
+from kgreason.corpus.index import CorpusIndex
 from kgreason.data.records import Dataset
 from kgreason.errors import KgreasonError
 from kgreason.explain import answer_question, document_sentences, neighbourhood, question_for
@@ -74,6 +76,14 @@ class ServedDataset:
     name: str
     dataset: Dataset
     reasoner: Reasoner
+    _corpus: CorpusIndex | None = None
+
+    def find_document(self, question: str) -> str | None:
+        """The document whose KG names most of the question (`kgreason.corpus`), for an ask without doc_id."""
+        if self._corpus is None:
+            self._corpus = CorpusIndex(sorted(self.dataset.documents), self.reasoner.index, self.reasoner.names)
+        choice = self._corpus.choose(question)
+        return choice.doc_ids[0] if choice.found else None
 
 
 @dataclass(slots=True)
@@ -268,8 +278,18 @@ def create_app(state: ServeState) -> FastAPI:
     async def ask(request: AskRequest) -> AskResponse:
         t0 = time.monotonic()
         served = dataset(request.dataset)
-        question = question_for(served.dataset, request.question, request.doc_id, request.difficulty)
         loop = asyncio.get_running_loop()
+        question = await loop.run_in_executor(  # without doc_id the corpus index is searched: off the event loop
+            state.pool,
+            partial(
+                question_for,
+                served.dataset,
+                request.question,
+                request.doc_id,
+                request.difficulty,
+                find_document=served.find_document,
+            ),
+        )
         explained = await loop.run_in_executor(state.pool, answer_question, served.reasoner, question)
         return AskResponse.of(served.name, explained, round(time.monotonic() - t0, 4))
 
