@@ -15,7 +15,7 @@ import typer
 
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.mecha import SubgraphIndex, convert_mecha, load_mecha_kg, load_mecha_qa
-from kgreason.errors import KgreasonError
+from kgreason.errors import KgreasonError, Problem
 
 mecha_app = typer.Typer(
     name="mecha",
@@ -39,6 +39,10 @@ def _echo(message: str) -> None:
     typer.echo(message, err=True)
 
 
+def _warn(problem: Problem) -> None:
+    _echo(str(problem))
+
+
 @mecha_app.command("convert")
 def convert_cmd(
     qa: Annotated[Path, typer.Option("--qa", help="A Mecha-QA JSON Lines file (e.g. test.jsonl).")],
@@ -52,8 +56,8 @@ def convert_cmd(
     ] = False,
 ) -> None:
     """Write document.json, KG_<doc_id>.json, qa.json and qa_answer.json (gold path = the gold triples)."""
-    triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"))
-    items = load_mecha_qa(qa)
+    triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"), _warn)
+    items = load_mecha_qa(qa, _warn)
     warnings = convert_mecha(
         triples, items, out, doc_id=doc_id, query_prefix=prefix, source=str(qa), drop_missing=not keep_missing
     )
@@ -86,8 +90,8 @@ def train_cmd(
     from kgreason.retrieve.embedder import load_e5_embedder
     from kgreason.retrieve.training import TrainConfig, fit_mecha
 
-    index = SubgraphIndex(load_mecha_kg(_path(kg, data, "kg.txt", "--kg")))
-    items = load_mecha_qa(_path(train, data, "train.jsonl", "--train"))
+    index = SubgraphIndex(load_mecha_kg(_path(kg, data, "kg.txt", "--kg"), _warn))
+    items = load_mecha_qa(_path(train, data, "train.jsonl", "--train"), _warn)
     config = TrainConfig(hidden=hidden, use_interaction=interaction, seed=seed, validation_fraction=validation_fraction)
     embedder = load_e5_embedder()
     start = time.monotonic()
@@ -113,9 +117,9 @@ def rank_cmd(
     from kgreason.retrieve.relevance import load_relevance_scorer
     from kgreason.retrieve.training import candidate_labels
 
-    triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"))
+    triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"), _warn)
     index = SubgraphIndex(triples)
-    items = load_mecha_qa(_path(qa, data, "test.jsonl", "--qa"))
+    items = load_mecha_qa(_path(qa, data, "test.jsonl", "--qa"), _warn)
     embedder = load_e5_embedder()
     questions = [it.question for it in items]
     candidates = [index.subgraph(it.entities) for it in items]

@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from kgreason.data.mecha import MechaItem, SubgraphIndex, answer_entities, answer_is_correct, same_triple
 from kgreason.data.records import PathTriple
-from kgreason.errors import KgreasonError
+from kgreason.errors import KgreasonError, Problem
 from kgreason.llm.types import LLM
 from kgreason.retrieve.answering import Choice, answer_text, choose_top, choose_with_llm, expand_comparison
 from kgreason.retrieve.base import TripleScorer
@@ -328,9 +328,14 @@ def run_bench_cli(
     if unknown:
         raise KgreasonError(f"unknown setup(s) {', '.join(unknown)}; known: {', '.join(SETUPS)}")
     setups = [SETUPS[s] for s in setup_names]
-    triples = load_mecha_kg(kg)
+
+    def warn(problem: Problem) -> None:
+        progress(str(problem))
+
+    triples = load_mecha_kg(kg, warn)
     index = SubgraphIndex(triples)
-    items = load_mecha_qa(qa)[:limit] if limit else load_mecha_qa(qa)
+    items = load_mecha_qa(qa, warn)
+    items = items[:limit] if limit else items
     embedder = load_e5_embedder()
     scorers = Scorers(
         cosine=CosineTripleScorer(embedder),
