@@ -35,10 +35,12 @@ from kgreason.errors import KgreasonError, Problem
 from kgreason.llm.types import LLM
 from kgreason.retrieve.answering import Choice, answer_text, choose_top, choose_with_llm, expand_comparison
 from kgreason.retrieve.base import TripleScorer
+from kgreason.retrieve.need import read_need, relevance_scale, select_needed
 from kgreason.retrieve.prompting import LabelStyle
 from kgreason.retrieve.relevance import relevance_probabilities
 
 Ranker = Literal["cosine", "bm25", "trained", "none"]
+Selection = Literal["one", "need"]
 # Chosen on the held-out 20% of train.jsonl: every validation question whose top relevance probability was >= 0.9
 # (72 of 94 with two or more candidates) had a gold triple on top; below it, 16 of 22.
 GATE = 0.9
@@ -56,15 +58,31 @@ class Setup:
     gate: float | None = None
     # Number the listed triples Tn..T1 (the last, most relevant line is T1) instead of T1..Tn.
     ids_descending: bool = False
+    # "one": the chosen triple (plus each other entity's triple of its relation); "need": grown to what the
+    # question needs (`retrieve.need`: several properties, a set, conditions, entities).
+    select: Selection = "one"
     description: str = ""
 
 
 SETUPS: dict[str, Setup] = {
     s.name: s
     for s in (
-        Setup("emb-cosine", "cosine", False, description="best e5 cosine triple, no LLM (paper: m3e)"),
-        Setup("bm25", "bm25", False, description="best BM25 triple, no LLM"),
-        Setup("rem", "trained", False, description="best trained-relevance triple, no LLM"),
+        Setup(
+            "emb-cosine",
+            "cosine",
+            False,
+            select="need",
+            description="best e5 cosine triples as the question needs them, no LLM (paper: m3e)",
+        ),
+        Setup("bm25", "bm25", False, select="need", description="best BM25 triples as the question needs them, no LLM"),
+        Setup(
+            "rem",
+            "trained",
+            False,
+            select="need",
+            description="best trained-relevance triples as the question needs them, no LLM",
+        ),
+        Setup("rem-top1", "trained", False, description="the best trained-relevance triple only, no LLM"),
         Setup("llm-kg", "none", True, sort=False, show_scores=False, description="LLM + KG-Triples"),
         Setup("ours", "trained", True, description="LLM, scores + ascending sort"),
         Setup("ours-wo-scores", "trained", True, show_scores=False, description="LLM, ascending sort, no scores"),
@@ -103,6 +121,7 @@ class ItemResult:
     precision: float
     n_candidates: int
     seconds: float
+    n_gold: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     llm_cached: bool = False
@@ -125,7 +144,36 @@ class Summary:
     cached: int
     llm_score: float | None = None
     llm_score_failed: int = 0
+    mean_gold: float = 0.0
+    # per number of gold triples (GOLD_BUCKETS): n, accuracy, gold recall, precision, mean chosen, mean gold
+    by_gold: dict[str, dict[str, float]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+GOLD_BUCKETS: tuple[tuple[str, int, int], ...] = (("1", 1, 1), ("2", 2, 2), ("3-4", 3, 4), ("5+", 5, 10**9))
+
+
+def gold_bucket(n_gold: int) -> str:
+    return next(name for name, lo, hi in GOLD_BUCKETS if lo <= n_gold <= hi) if n_gold >= 1 else "0"
+
+
+def by_gold(results: Sequence[ItemResult]) -> dict[str, dict[str, float]]:
+    """Accuracy, gold recall / precision and triples chosen per number of gold triples (1, 2, 3-4, 5+)."""
+    out: dict[str, dict[str, float]] = {}
+    for name, _, _ in GOLD_BUCKETS:
+        group = [r for r in results if gold_bucket(r.n_gold) == name]
+        if not group:
+            continue
+        n = len(group)
+        out[name] = {
+            "n": n,
+            "accuracy": sum(r.correct for r in group) / n,
+            "gold_recall": sum(r.gold_recall for r in group) / n,
+            "precision": sum(r.precision for r in group) / n,
+            "mean_chosen": sum(len(r.chosen) for r in group) / n,
+            "mean_gold": sum(r.n_gold for r in group) / n,
+        }
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +238,14 @@ def run_item(
         )
     else:
         choice = choose_top(scores or [])
-    picked = expand_comparison(choice.indices, candidates, item.entities, scores)
+    if setup.select == "need" and choice.indices and scores is not None:
+        relevance = _probabilities(setup.ranker, scores)
+        if setup.ranker != "trained":
+            relevance = relevance_scale(relevance)
+        need = read_need(item.question, item.entities)
+        picked = select_needed(need, item.question, candidates, item.entities, relevance, choice.indices[0])
+    else:
+        picked = expand_comparison(choice.indices, candidates, item.entities, scores)
     chosen = [candidates[i] for i in picked]
     text = answer_text(chosen, item.entities)
     entities = answer_entities(item)
@@ -209,6 +264,7 @@ def run_item(
         precision=good / len(chosen) if chosen else 0.0,
         n_candidates=len(candidates),
         seconds=seconds,
+        n_gold=len(item.gold),
         prompt_tokens=choice.usage.prompt_tokens,
         completion_tokens=choice.usage.completion_tokens,
         llm_cached=choice.usage.cached,
@@ -239,6 +295,8 @@ def summarise(name: str, results: Sequence[ItemResult], description: str = "") -
         cached=sum(1 for r in results if r.llm_cached),
         llm_score=mean(scored) if scored else None,
         llm_score_failed=sum(1 for r in results if r.llm_score is None) if scored else 0,
+        mean_gold=mean([r.n_gold for r in results]),
+        by_gold=by_gold(results),
     )
 
 
@@ -284,19 +342,27 @@ def results_json(meta: dict[str, Any], summaries: Sequence[Summary], items: Sequ
 
 
 def format_table(summaries: Sequence[Summary]) -> str:
-    """A Markdown table of the summaries."""
+    """A Markdown table of the summaries, then one row per setup and number of gold triples."""
     head = (
-        "| setup | n | Accuracy | gold recall | precision | triples chosen | LLM-Score | failures "
+        "| setup | n | Accuracy | gold recall | precision | triples chosen | chosen / gold | LLM-Score | failures "
         "| s/question | tokens/question |"
     )
-    rows = [head, "|" + "---|" * 10]
+    rows = [head, "|" + "---|" * 11]
     for s in summaries:
         llm_score = f"{s.llm_score:.3f}" if s.llm_score is not None else "–"
-        secs = f"{s.seconds_per_question:.2f}" if s.seconds_per_question is not None else "cached"
+        secs = f"{s.seconds_per_question:.4f}" if s.seconds_per_question is not None else "cached"
+        ratio = f"{s.mean_chosen / s.mean_gold:.2f}" if s.mean_gold else "–"
         rows.append(
             f"| {s.setup} | {s.n} | {100 * s.accuracy:.2f}% | {100 * s.gold_recall:.1f}% | {100 * s.precision:.1f}% "
-            f"| {s.mean_chosen:.2f} | {llm_score} | {s.failures} | {secs} | {s.tokens_per_question:.0f} |"
+            f"| {s.mean_chosen:.2f} | {ratio} | {llm_score} | {s.failures} | {secs} | {s.tokens_per_question:.0f} |"
         )
+    rows += ["", "| setup | gold triples | n | Accuracy | gold recall | precision | chosen | gold |", "|" + "---|" * 8]
+    for s in summaries:
+        for bucket, m in s.by_gold.items():
+            rows.append(
+                f"| {s.setup} | {bucket} | {m['n']:.0f} | {100 * m['accuracy']:.2f}% | {100 * m['gold_recall']:.1f}% "
+                f"| {100 * m['precision']:.1f}% | {m['mean_chosen']:.2f} | {m['mean_gold']:.2f} |"
+            )
     return "\n".join(rows)
 
 
