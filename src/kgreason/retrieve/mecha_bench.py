@@ -38,6 +38,7 @@ from kgreason.retrieve.base import TripleScorer
 from kgreason.retrieve.need import read_need, relevance_scale, select_needed
 from kgreason.retrieve.prompting import LabelStyle
 from kgreason.retrieve.relevance import relevance_probabilities
+from kgreason.retrieve.verdict import compare_chosen
 
 Ranker = Literal["cosine", "bm25", "trained", "none"]
 Selection = Literal["one", "need"]
@@ -122,6 +123,7 @@ class ItemResult:
     n_candidates: int
     seconds: float
     n_gold: int = 0
+    verdict: str | None = None  # the program's comparison of the chosen values (`retrieve.verdict`)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     llm_cached: bool = False
@@ -245,9 +247,13 @@ def run_item(
         need = read_need(item.question, item.entities)
         picked = select_needed(need, item.question, candidates, item.entities, relevance, choice.indices[0])
     else:
+        need = None
         picked = expand_comparison(choice.indices, candidates, item.entities, scores)
     chosen = [candidates[i] for i in picked]
     text = answer_text(chosen, item.entities)
+    verdict = compare_chosen(need, chosen, item.entities) if need is not None else None
+    if verdict is not None:  # the facts stay listed; the program's comparison follows them
+        text = f"{text}。{verdict.text}"
     entities = answer_entities(item)
     hits = sum(1 for g in item.gold if any(same_triple(g, c) for c in chosen))
     good = sum(1 for c in chosen if any(same_triple(g, c) for g in item.gold))
@@ -265,6 +271,7 @@ def run_item(
         n_candidates=len(candidates),
         seconds=seconds,
         n_gold=len(item.gold),
+        verdict=verdict.explanation if verdict is not None else None,
         prompt_tokens=choice.usage.prompt_tokens,
         completion_tokens=choice.usage.completion_tokens,
         llm_cached=choice.usage.cached,

@@ -47,6 +47,7 @@ class Need:
     properties: int  # 1, or 2 when it asks for several properties (conjunction, two question words, 分别)
     set_values: bool  # it asks for a set (哪些, 包括, 分别): every value of a chosen relation
     direction: str | None  # "max" / "min" when it asks for the larger / largest
+    direction_word: str | None  # the word that says so (`更高`, `最低`)
     same: bool  # it asks whether values agree (是否相同, 差异, 共同)
     which: bool  # it asks which of several (哪种, 哪个)
     yes_no: bool  # it asks a yes/no question (是否)
@@ -77,12 +78,13 @@ def read_need(question: str, entities: Sequence[str]) -> Need:
     asks = sum(rest.count(w) for w in ASK_WORDS if w not in ("哪些",))
     joined = _joins_two_properties(rest)
     several_words = any(w in rest for w in SEVERAL_WORDS)
-    direction = next((DIRECTION_WORDS[w] for w in sorted(DIRECTION_WORDS, key=len, reverse=True) if w in rest), None)
+    word = next((w for w in sorted(DIRECTION_WORDS, key=len, reverse=True) if w in rest), None)
     return Need(
         entities=max(named, 1),
         properties=2 if (joined or asks >= 2 or "分别" in rest) else 1,
         set_values=several_words,
-        direction=direction,
+        direction=DIRECTION_WORDS[word] if word else None,
+        direction_word=word,
         same=any(w in rest for w in SAME_QUESTION_WORDS),
         which=any(w in rest for w in WHICH_WORDS),
         yes_no=any(w in rest for w in YES_NO_WORDS),
