@@ -6,19 +6,24 @@ after `expand_comparison`); setups differ only in how the triple is chosen:
 
 | setup | choice | what the LLM sees |
 |---|---|---|
-| `emb-cosine` | best e5 cosine (the paper's m3e baseline, untrained encoder) | — |
-| `bm25` | best character/bigram BM25 over the candidates | — |
-| `rem` | best trained relevance score (ReM alone) | — |
+| `emb-cosine` | best e5 cosine (the paper's m3e baseline, untrained encoder), grown to the question's need | — |
+| `bm25` | best character/bigram BM25 over the candidates, grown to the question's need | — |
+| `rem` | best trained relevance score (ReM alone), grown to the question's need (`retrieve.need`) | — |
+| `rem-top1` | the best trained relevance score only (plus each other entity's triple of its relation) | — |
 | `llm-kg` | LLM (LLM + KG-Triples) | the subgraph in KG order, no scores |
 | `ours` | LLM | scores (softmax of ReM logits), ascending, most relevant last |
 | `ours-wo-scores` | LLM | ascending by ReM, no scores shown (表 7 "w/o scores") |
 | `ours-wo-sort` | LLM | scores shown, KG order (表 7 "w/o sort") |
 | `ours-ids-down` | LLM | as `ours`, but the ids count down (`Tn..T1`): the last, most relevant line is `T1` |
 | `ours-top5` | LLM | as `ours`, only the 5 best-scored candidates |
+| `ours-set` | LLM chooses a set (`minItems`/`maxItems` from the question's need) | as `ours` |
 | `ours-gated` | ReM when its top probability >= 0.9, else LLM | as `ours-top5` |
 
+Comparisons and yes/no questions are then answered by the program from the chosen values (`retrieve.verdict`).
+
 Metrics: Accuracy (the answer text contains every answer entity, `data.mecha.answer_entities`), gold recall and
-precision of the chosen triples, LLM-Score (when a judge model is given), seconds and LLM tokens per question.
+precision of the chosen triples (also per number of gold triples: 1, 2, 3-4, 5+), triples chosen per question,
+LLM-Score (when a judge model is given), seconds and LLM tokens per question.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from kgreason.retrieve.relevance import relevance_probabilities
 from kgreason.retrieve.verdict import compare_chosen
 
 Ranker = Literal["cosine", "bm25", "trained", "none"]
-Selection = Literal["one", "need"]
+Selection = Literal["one", "need", "llm-set"]
 # Chosen on the held-out 20% of train.jsonl: every validation question whose top relevance probability was >= 0.9
 # (72 of 94 with two or more candidates) had a gold triple on top; below it, 16 of 22.
 GATE = 0.9
@@ -60,7 +65,8 @@ class Setup:
     # Number the listed triples Tn..T1 (the last, most relevant line is T1) instead of T1..Tn.
     ids_descending: bool = False
     # "one": the chosen triple (plus each other entity's triple of its relation); "need": grown to what the
-    # question needs (`retrieve.need`: several properties, a set, conditions, entities).
+    # question needs (`retrieve.need`: several properties, a set, conditions, entities); "llm-set": the LLM
+    # chooses the set, bounded by what the wording and the ranker's cut propose.
     select: Selection = "one"
     description: str = ""
 
@@ -96,6 +102,13 @@ SETUPS: dict[str, Setup] = {
             description="as ours, ids counted down so the most relevant (last) line is T1",
         ),
         Setup("ours-top5", "trained", True, top_k=5, description="LLM, scores + sort, top 5 candidates"),
+        Setup(
+            "ours-set",
+            "trained",
+            True,
+            select="llm-set",
+            description="as ours, the LLM chooses a set of triples (minItems/maxItems from the question's need)",
+        ),
         Setup(
             "ours-gated",
             "trained",
@@ -195,6 +208,11 @@ def _probabilities(ranker: Ranker, scores: list[float]) -> list[float]:
     return relevance_probabilities(scores) if ranker == "trained" else scores
 
 
+def _relevance(ranker: Ranker, scores: list[float]) -> list[float]:
+    """Relevance on a 0..1 scale for the need cut: probabilities for trained logits, min-max of other scores."""
+    return relevance_probabilities(scores) if ranker == "trained" else relevance_scale(scores)
+
+
 def _display_scores(ranker: Ranker, scores: list[float] | None) -> list[float] | None:
     """What the prompt shows: probabilities for trained logits (comparable 0..1), raw values otherwise."""
     return None if scores is None else _probabilities(ranker, scores)
@@ -223,10 +241,21 @@ def run_item(
         keep = sorted(sorted(range(len(candidates)), key=lambda i: (-full[i], i))[: setup.top_k])
         candidates = [candidates[i] for i in keep]
         scores = [full[i] for i in keep]
+    need = read_need(item.question, item.entities) if setup.select != "one" else None
+    relevance = _relevance(setup.ranker, scores) if scores is not None else None
+    # for "llm-set": what the ranker and the wording propose (grown from the best-scored triple)
+    proposal: list[int] = []
+    if setup.select == "llm-set" and need is not None and relevance is not None and candidates:
+        best = choose_top(relevance).indices[0]
+        proposal = select_needed(need, item.question, candidates, item.entities, relevance, best)
     choice: Choice
     if setup.llm and not gated:
         if llm is None:
             raise ValueError(f"setup {setup.name} needs an LLM")
+        # "llm-set": the LLM picks the set itself, at least one triple per asked property or named entity and at
+        # most as many as the ranker's cut proposes; otherwise one triple
+        most = len(proposal) if setup.select == "llm-set" else 1
+        least = min(most, max(need.properties, need.entities)) if need is not None and most > 1 else 1
         choice = choose_with_llm(
             llm,
             item.question,
@@ -234,20 +263,19 @@ def run_item(
             _display_scores(setup.ranker, scores),
             sort=setup.sort,
             show_scores=setup.show_scores,
+            max_select=most,
+            min_select=least,
             max_chars=max_chars,
             label_style=labels,
             ids_descending=setup.ids_descending,
         )
     else:
         choice = choose_top(scores or [])
-    if setup.select == "need" and choice.indices and scores is not None:
-        relevance = _probabilities(setup.ranker, scores)
-        if setup.ranker != "trained":
-            relevance = relevance_scale(relevance)
-        need = read_need(item.question, item.entities)
+    if setup.select == "need" and choice.indices and need is not None and relevance is not None:
         picked = select_needed(need, item.question, candidates, item.entities, relevance, choice.indices[0])
+    elif setup.select == "llm-set" and len(choice.indices) > 1:
+        picked = list(choice.indices)
     else:
-        need = None
         picked = expand_comparison(choice.indices, candidates, item.entities, scores)
     chosen = [candidates[i] for i in picked]
     text = answer_text(chosen, item.entities)
