@@ -154,11 +154,14 @@ def bench_cmd(
     setups: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated setups (default: all): emb-cosine, bm25, rem, llm-kg, ours, ours-wo-scores, "
-            "ours-wo-sort, ours-ids-down, ours-top5, ours-gated (see docs/mecha_qa.md)."
+            help="Comma-separated setups (default: all): emb-cosine, bm25, rem, rem-top1, llm-kg, ours, "
+            "ours-wo-scores, ours-wo-sort, ours-ids-down, ours-top5, ours-set, ours-gated (see docs/mecha_qa.md)."
         ),
     ] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N questions (a fixed subset).")] = None,
+    min_gold: Annotated[
+        int, typer.Option(help="Only questions with at least this many gold triples (2: the multi-triple ones).")
+    ] = 1,
     model: Annotated[Path | None, typer.Option(help="Relevance model (default: the packaged one).")] = None,
     out: Annotated[Path, typer.Option("-o", "--out", help="Results JSON.")] = Path("mecha_bench.json"),
     max_chars: Annotated[int, typer.Option(help="Clip displayed triple parts to this many characters.")] = 80,
@@ -176,6 +179,7 @@ def bench_cmd(
         judge_spec=judge,
         setup_names=[s.strip() for s in setups.split(",") if s.strip()] if setups else list(DEFAULT_SETUPS),
         limit=limit,
+        min_gold=min_gold,
         model_path=model,
         out=out,
         max_chars=max_chars,

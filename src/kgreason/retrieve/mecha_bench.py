@@ -409,6 +409,7 @@ def run_bench_cli(
     judge_spec: str | None,
     setup_names: Sequence[str],
     limit: int | None,
+    min_gold: int = 1,
     model_path: Path | None,
     out: Path,
     max_chars: int | None,
@@ -436,6 +437,7 @@ def run_bench_cli(
     triples = load_mecha_kg(kg, warn)
     index = SubgraphIndex(triples)
     items = load_mecha_qa(qa, warn)
+    items = [it for it in items if len(it.gold) >= min_gold]
     items = items[:limit] if limit else items
     embedder = load_e5_embedder()
     scorers = Scorers(
@@ -462,7 +464,8 @@ def run_bench_cli(
         "kg": str(kg),
         "qa": str(qa),
         "questions": len(items),
-        "subset": f"first {limit}" if limit else "all",
+        "subset": (f"first {limit}" if limit else "all")
+        + (f" with at least {min_gold} gold triples" if min_gold > 1 else ""),
         "llm": llm.name if llm is not None else None,
         "judge": judge_llm.name if judge_llm is not None else None,
         "judge_note": judge_note,

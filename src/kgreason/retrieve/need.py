@@ -37,6 +37,9 @@ from kgreason.text.normalize import normalize_text
 # not bounded: a list answer may have eight).
 MAX_PROPERTIES = 6
 _PLACEHOLDER = "\x00"
+_DIRECTION_FIRST = sorted(DIRECTION_WORDS, key=len, reverse=True)  # longest first: `最近距离` before `最近`
+_ASK_ONE = tuple(w for w in ASK_WORDS if w != "哪些")  # `哪些` asks for a set, not for a second thing
+_TOKENS = re.compile(r"[a-z0-9.]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +78,10 @@ def read_need(question: str, entities: Sequence[str]) -> Need:
     for name in names:
         rest = rest.replace(name, _PLACEHOLDER)
     named = sum(1 for name in names if name in text)
-    asks = sum(rest.count(w) for w in ASK_WORDS if w not in ("哪些",))
+    asks = sum(rest.count(w) for w in _ASK_ONE)
     joined = _joins_two_properties(rest)
     several_words = any(w in rest for w in SEVERAL_WORDS)
-    word = next((w for w in sorted(DIRECTION_WORDS, key=len, reverse=True) if w in rest), None)
+    word = next((w for w in _DIRECTION_FIRST if w in rest), None)
     return Need(
         entities=max(named, 1),
         properties=2 if (joined or asks >= 2 or "分别" in rest) else 1,
@@ -148,7 +151,7 @@ def asked_stem(relation: str, question: str) -> str:
 def _condition_tokens(relation: str) -> set[str]:
     """The letters and numbers of a relation's condition: `理论质量(密度为7.85, 直径45.0 mm)` -> {7.85, 45.0, mm}."""
     cut = len(relation) - len(relation.lstrip()) + len(property_base(relation))
-    return set(re.findall(r"[a-z0-9.]+", normalize_text(relation)[cut:]))
+    return set(_TOKENS.findall(normalize_text(relation)[cut:]))
 
 
 def property_base(relation: str) -> str:
@@ -164,7 +167,7 @@ def _conditions(anchor: int, mine: Sequence[int], triples: Sequence[PathTriple],
     family = [i for i in mine if property_base(triples[i][1]) == base]
     tokens = {i: _condition_tokens(triples[i][1]) for i in family}
     shared = set.intersection(*tokens.values()) if tokens else set()
-    words = set(re.findall(r"[a-z0-9.]+", normalize_text(question)))
+    words = set(_TOKENS.findall(normalize_text(question)))
     named = [i for i in family if (tokens[i] - shared) and (tokens[i] - shared) <= words]
     return named if len(named) >= 2 else family
 
