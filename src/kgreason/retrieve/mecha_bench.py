@@ -168,15 +168,20 @@ class Summary:
 GOLD_BUCKETS: tuple[tuple[str, int, int], ...] = (("1", 1, 1), ("2", 2, 2), ("3-4", 3, 4), ("5+", 5, 10**9))
 
 
+MULTI = "2+"
+
+
 def gold_bucket(n_gold: int) -> str:
     return next(name for name, lo, hi in GOLD_BUCKETS if lo <= n_gold <= hi) if n_gold >= 1 else "0"
 
 
 def by_gold(results: Sequence[ItemResult]) -> dict[str, dict[str, float]]:
-    """Accuracy, gold recall / precision and triples chosen per number of gold triples (1, 2, 3-4, 5+)."""
+    """Accuracy, gold recall / precision and triples chosen per number of gold triples (1, 2, 3-4, 5+, and 2+:
+    all multi-triple questions together)."""
     out: dict[str, dict[str, float]] = {}
-    for name, _, _ in GOLD_BUCKETS:
-        group = [r for r in results if gold_bucket(r.n_gold) == name]
+    groups = [(name, [r for r in results if gold_bucket(r.n_gold) == name]) for name, _, _ in GOLD_BUCKETS]
+    groups.append((MULTI, [r for r in results if r.n_gold >= 2]))  # every multi-triple question
+    for name, group in groups:
         if not group:
             continue
         n = len(group)
