@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kgreason.data.mecha import (
+from kgreason.errors import DataError
+from kgreason.mecha.data import (
     SubgraphIndex,
     answer_entities,
     answer_is_correct,
@@ -16,7 +17,6 @@ from kgreason.data.mecha import (
     load_mecha_kg,
     load_mecha_qa,
 )
-from kgreason.errors import DataError
 
 FIX = Path(__file__).parent / "fixtures" / "mecha"
 
@@ -83,7 +83,7 @@ def test_answer_entities() -> None:
 
 
 def test_answer_entities_fallbacks() -> None:
-    from kgreason.data.mecha import MechaItem
+    from kgreason.mecha.data import MechaItem
 
     gold = (("38黄铜", "伸长率", "28.0 %"), ("38-2-2锰黄铜", "伸长率", "15.0 %"))
     winner = MechaItem(0, 1, "哪个伸长率更高？", "38黄铜的伸长率更高。", ("38黄铜", "38-2-2锰黄铜"), gold)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kgreason.retrieve.need import (
+from kgreason.mecha.need import (
     asked_stem,
     largest_drop,
     property_base,

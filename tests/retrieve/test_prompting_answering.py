@@ -9,21 +9,21 @@ from typing import Any
 import pytest
 from mecha_fakes import CharEmbedder
 
-from kgreason.data.mecha import SubgraphIndex, load_mecha_kg, load_mecha_qa
 from kgreason.llm.fake import FakeFailure, FakeLLM
 from kgreason.llm.schema import validate
 from kgreason.llm.types import ChatMessage
-from kgreason.retrieve.answering import answer_text, choose_top, choose_with_llm, expand_comparison
-from kgreason.retrieve.embedder import CosineTripleScorer
-from kgreason.retrieve.lexical import BM25TripleScorer
-from kgreason.retrieve.mecha_bench import SETUPS, Scorers, format_table, results_json, run_bench
-from kgreason.retrieve.prompting import (
+from kgreason.mecha.answering import answer_text, choose_top, choose_with_llm, expand_comparison
+from kgreason.mecha.bench import SETUPS, Scorers, format_table, results_json, run_bench
+from kgreason.mecha.data import SubgraphIndex, load_mecha_kg, load_mecha_qa
+from kgreason.mecha.prompts import (
     build_choice_request,
     build_relevance_prompt,
     choice_schema,
     display_order,
     format_triple,
 )
+from kgreason.retrieve.embedder import CosineTripleScorer
+from kgreason.retrieve.lexical import BM25TripleScorer
 
 FIX = Path(__file__).parent.parent / "fixtures" / "mecha"
 TRIPLES = [("灰铸铁", "密度", "7"), ("灰铸铁", "熔点", "1200℃"), ("灰铸铁", "代号", "HT")]

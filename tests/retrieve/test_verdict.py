@@ -1,9 +1,9 @@
-"""Comparisons and yes/no answered by the program from the chosen triples (`retrieve.verdict`)."""
+"""Comparisons and yes/no answered by the program from the chosen triples (`mecha.verdict`)."""
 
 from __future__ import annotations
 
-from kgreason.retrieve.need import read_need
-from kgreason.retrieve.verdict import compare_chosen
+from kgreason.mecha.need import read_need
+from kgreason.mecha.verdict import compare_chosen
 
 DENSITY = [("灰铸铁", "密度", "7 (10^3kg/m^3)"), ("白口铸铁", "密度", "7.55 (10^3kg/m^3)")]
 

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 import typer
 
 from kgreason.data.jsonio import write_json_atomic
-from kgreason.data.mecha import SubgraphIndex, convert_mecha, load_mecha_kg, load_mecha_qa
 from kgreason.errors import KgreasonError, Problem
+from kgreason.mecha.data import SubgraphIndex, convert_mecha, load_mecha_kg, load_mecha_qa
 
 mecha_app = typer.Typer(
     name="mecha",
@@ -87,8 +87,8 @@ def train_cmd(
 
     The packaged model was built with: kgreason mecha train --data DATA -o src/kgreason/resources/relevance_mecha.npz
     """
+    from kgreason.mecha.training import TrainConfig, fit_mecha
     from kgreason.retrieve.embedder import load_e5_embedder
-    from kgreason.retrieve.training import TrainConfig, fit_mecha
 
     index = SubgraphIndex(load_mecha_kg(_path(kg, data, "kg.txt", "--kg"), _warn))
     items = load_mecha_qa(_path(train, data, "train.jsonl", "--train"), _warn)
@@ -111,11 +111,11 @@ def rank_cmd(
     out: Annotated[Path | None, typer.Option("-o", "--out", help="Also write the metrics as JSON.")] = None,
 ) -> None:
     """MRR / Recall@1 / Recall@5 / Hit@1 of gold triples in the question entities' subgraph, per scorer."""
+    from kgreason.mecha.training import candidate_labels
     from kgreason.retrieve.embedder import CosineTripleScorer, load_e5_embedder
     from kgreason.retrieve.lexical import BM25TripleScorer
     from kgreason.retrieve.ranking import evaluate_scorer
     from kgreason.retrieve.relevance import load_relevance_scorer
-    from kgreason.retrieve.training import candidate_labels
 
     triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"), _warn)
     index = SubgraphIndex(triples)
@@ -170,7 +170,7 @@ def bench_cmd(
     ] = "id",
 ) -> None:
     """Reproduce spec 001's 表 5 / 表 7 on Mecha-QA with the models that run here; LLM replies are cached."""
-    from kgreason.retrieve.mecha_bench import DEFAULT_SETUPS, run_bench_cli
+    from kgreason.mecha.bench import DEFAULT_SETUPS, run_bench_cli
 
     run_bench_cli(
         kg=_path(kg, data, "kg.txt", "--kg"),
@@ -201,7 +201,7 @@ def report_cmd(
     and how well the LLM-Score judge separates right answers from wrong ones."""
     from dataclasses import asdict
 
-    from kgreason.retrieve.mecha_report import format_report, judge_separation, load_results, setup_rows
+    from kgreason.mecha.report import format_report, judge_separation, load_results, setup_rows
 
     loaded = load_results(results)
     base = baseline if baseline else None

@@ -1,4 +1,4 @@
-"""Question words that say how many triples a relevance-prompted question needs (data only; `retrieve.need` reads
+"""Question words that say how many triples a relevance-prompted question needs (data only; `mecha.need` reads
 them). General words shared with the reasoner (comparatives, superlatives, "same") come from `reason.lexicon`, so
 each word has one home; what is listed here is what that lexicon does not say.
 """

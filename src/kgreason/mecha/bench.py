@@ -8,7 +8,7 @@ after `expand_comparison`); setups differ only in how the triple is chosen:
 |---|---|---|
 | `emb-cosine` | best e5 cosine (the paper's m3e baseline, untrained encoder), grown to the question's need | — |
 | `bm25` | best character/bigram BM25 over the candidates, grown to the question's need | — |
-| `rem` | best trained relevance score (ReM alone), grown to the question's need (`retrieve.need`) | — |
+| `rem` | best trained relevance score (ReM alone), grown to the question's need (`mecha.need`) | — |
 | `rem-top1` | the best trained relevance score only (plus each other entity's triple of its relation) | — |
 | `llm-kg` | LLM (LLM + KG-Triples) | the subgraph in KG order, no scores |
 | `ours` | LLM | scores (softmax of ReM logits), ascending, most relevant last |
@@ -19,9 +19,9 @@ after `expand_comparison`); setups differ only in how the triple is chosen:
 | `ours-set` | LLM chooses a set (`minItems`/`maxItems` from the question's need) | as `ours` |
 | `ours-gated` | ReM when its top probability >= 0.9, else LLM | as `ours-top5` |
 
-Comparisons and yes/no questions are then answered by the program from the chosen values (`retrieve.verdict`).
+Comparisons and yes/no questions are then answered by the program from the chosen values (`mecha.verdict`).
 
-Metrics: Accuracy (the answer text contains every answer entity, `data.mecha.answer_entities`), gold recall and
+Metrics: Accuracy (the answer text contains every answer entity, `mecha.data.answer_entities`), gold recall and
 precision of the chosen triples (also per number of gold triples: 1, 2, 3-4, 5+), triples chosen per question,
 LLM-Score (when a judge model is given), seconds and LLM tokens per question.
 """
@@ -34,16 +34,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from kgreason.data.mecha import MechaItem, SubgraphIndex, answer_entities, answer_is_correct, same_triple
 from kgreason.data.records import PathTriple
 from kgreason.errors import KgreasonError, Problem
 from kgreason.llm.types import LLM
-from kgreason.retrieve.answering import Choice, answer_text, choose_top, choose_with_llm, expand_comparison
+from kgreason.mecha.answering import Choice, answer_text, choose_top, choose_with_llm, expand_comparison
+from kgreason.mecha.data import MechaItem, SubgraphIndex, answer_entities, answer_is_correct, same_triple
+from kgreason.mecha.need import read_need, relevance_scale, select_needed
+from kgreason.mecha.prompts import LabelStyle
+from kgreason.mecha.verdict import compare_chosen
 from kgreason.retrieve.base import TripleScorer
-from kgreason.retrieve.need import read_need, relevance_scale, select_needed
-from kgreason.retrieve.prompting import LabelStyle
 from kgreason.retrieve.relevance import relevance_probabilities
-from kgreason.retrieve.verdict import compare_chosen
 
 Ranker = Literal["cosine", "bm25", "trained", "none"]
 Selection = Literal["one", "need", "llm-set"]
@@ -65,7 +65,7 @@ class Setup:
     # Number the listed triples Tn..T1 (the last, most relevant line is T1) instead of T1..Tn.
     ids_descending: bool = False
     # "one": the chosen triple (plus each other entity's triple of its relation); "need": grown to what the
-    # question needs (`retrieve.need`: several properties, a set, conditions, entities); "llm-set": the LLM
+    # question needs (`mecha.need`: several properties, a set, conditions, entities); "llm-set": the LLM
     # chooses the set, bounded by what the wording and the ranker's cut propose.
     select: Selection = "one"
     description: str = ""
@@ -136,7 +136,7 @@ class ItemResult:
     n_candidates: int
     seconds: float
     n_gold: int = 0
-    verdict: str | None = None  # the program's comparison of the chosen values (`retrieve.verdict`)
+    verdict: str | None = None  # the program's comparison of the chosen values (`mecha.verdict`)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     llm_cached: bool = False
@@ -424,9 +424,9 @@ def run_bench_cli(
 ) -> list[Summary]:
     """Load data, scorers and models, run, write `out` (JSON) and echo a Markdown table."""
     from kgreason.data.jsonio import write_json_atomic
-    from kgreason.data.mecha import load_mecha_kg, load_mecha_qa
     from kgreason.llm.config import LLMConfig
     from kgreason.llm.factory import close_llm, create_llm
+    from kgreason.mecha.data import load_mecha_kg, load_mecha_qa
     from kgreason.retrieve.embedder import CosineTripleScorer, load_e5_embedder
     from kgreason.retrieve.lexical import BM25TripleScorer
     from kgreason.retrieve.relevance import load_relevance_scorer
@@ -485,14 +485,14 @@ def run_bench_cli(
 
 
 def _judge(judge_llm: LLM | None) -> tuple[Judge | None, str | None]:
-    """The LLM-Score judge from `kgreason.eval.paper_metrics`, when a judge model is configured and that module is
+    """The LLM-Score judge from `kgreason.mecha.paper_metrics`, when a judge model is configured and that module is
     installed; otherwise None and a note saying why the column is empty."""
     if judge_llm is None:
         return None, "no --judge model: the LLM-Score column is left empty"
     try:
-        from kgreason.eval.paper_metrics import JudgeItem, llm_score
+        from kgreason.mecha.paper_metrics import JudgeItem, llm_score
     except ImportError:
-        return None, "kgreason.eval.paper_metrics is not available: the LLM-Score column is left empty"
+        return None, "kgreason.mecha.paper_metrics is not available: the LLM-Score column is left empty"
 
     def judge(question: str, answer: str, reference: str) -> int | None:
         return llm_score(judge_llm, JudgeItem(question, answer, reference), domain="机械制造")

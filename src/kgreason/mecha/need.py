@@ -3,7 +3,7 @@
 A relevance ranker orders a question's candidate triples; one triple answers most questions, but not
 "A的激活源和供料方式分别是什么" (two properties), "X的特性有哪些" (a set of values), "A与B的工艺类型是否相同" (one
 property of two entities) or "哪种铸造方法制造的X的布氏硬度最低" (one property under each condition). `read_need`
-reads these cases from the question (the words are data in `retrieve.cues`); `select_needed` grows the anchor triple
+reads these cases from the question (the words are data in `mecha.cues`); `select_needed` grows the anchor triple
 (the ranker's best, or the LLM's choice) into the set the question needs:
 
 - per asked property: when the question asks several things, the best triples of the anchor's entity down to the
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgreason.data.records import PathTriple
-from kgreason.retrieve.answering import expand_comparison
-from kgreason.retrieve.cues import (
+from kgreason.mecha.answering import expand_comparison
+from kgreason.mecha.cues import (
     ASK_WORDS,
     CONJUNCTIONS,
     DIRECTION_WORDS,

@@ -5,7 +5,7 @@ Two builders:
   (`三元组:` / `[s, r, o, 与问题的相关性: x]` ... / `问题: ...` / `答案:`).
 - `build_choice_request`: the same listing plus a JSON schema whose `enum` is the candidate triples, so a small
   model can only pick candidates (it cannot be trusted with free text, docs/RUNTIME.md). The program then turns the
-  chosen triples into the answer (`kgreason.retrieve.answering`).
+  chosen triples into the answer (`kgreason.mecha.answering`).
 
 Sorting is ascending with the most relevant triple last, right before the question: models use the end of a long
 context better than its middle (spec 001 cites "lost in the middle"). Ties keep the caller's order.

@@ -11,10 +11,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kgreason.data.mecha import answer_side
 from kgreason.data.records import PathTriple
 from kgreason.llm.types import LLM, Usage
-from kgreason.retrieve.prompting import LabelStyle, build_choice_request
+from kgreason.mecha.data import answer_side
+from kgreason.mecha.prompts import LabelStyle, build_choice_request
 from kgreason.text.normalize import normalize_text
 
 

@@ -1,6 +1,6 @@
 """Comparisons and yes/no questions answered by the program from the selected triples, with the comparison shown.
 
-"灰铸铁的密度与白口铸铁的密度哪个更高" selects one density per entity (`retrieve.need`); the program then compares
+"灰铸铁的密度与白口铸铁的密度哪个更高" selects one density per entity (`mecha.need`); the program then compares
 the values itself (the LLM only ever chooses triples) and says which one wins and why:
 `白口铸铁的密度更高（7.55 (10^3kg/m^3) > 7 (10^3kg/m^3)）`. "A与B的工艺类型是否相同" compares the values as text.
 Over one entity's conditions (`哪种铸造方法…布氏硬度最低`) the condition is what wins.
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
-from kgreason.data.mecha import answer_side
 from kgreason.data.records import PathTriple
 from kgreason.kg.quantities import parse_quantity
-from kgreason.retrieve.need import Need, property_base
+from kgreason.mecha.data import answer_side
+from kgreason.mecha.need import Need, property_base
 from kgreason.text.normalize import normalize_text
 
 _LEADING = re.compile(r"^\s*(\d+(?:\.\d+)?)(?:\s*[-~～至]\s*(\d+(?:\.\d+)?))?\s*(.*)$")
