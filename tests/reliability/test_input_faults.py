@@ -134,7 +134,7 @@ def test_surrogate_pairs_are_characters_not_errors(tmp_path: Path) -> None:
 @pytest.mark.parametrize("kind", ["kg", "mecha_qa", "conventions"])
 def test_other_readers_share_the_policy(tmp_path: Path, kind: str) -> None:
     from kgreason.conventions import load_conventions
-    from kgreason.data.mecha import load_mecha_kg, load_mecha_qa
+    from kgreason.mecha.data import load_mecha_kg, load_mecha_qa
 
     p = tmp_path / "f.jsonl"
     if kind == "kg":

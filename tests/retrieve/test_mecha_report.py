@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kgreason.errors import DataError, KgreasonError
-from kgreason.retrieve.mecha_report import format_report, judge_separation, load_results, setup_rows
+from kgreason.mecha.report import format_report, judge_separation, load_results, setup_rows
 
 GOLD = ["灰铸铁", "熔点", "1200℃"]
 OTHER = ["灰铸铁", "密度", "7"]

@@ -9,21 +9,21 @@ from typing import Any
 import pytest
 from mecha_fakes import CharEmbedder
 
-from kgreason.data.mecha import SubgraphIndex, load_mecha_kg, load_mecha_qa
 from kgreason.llm.fake import FakeFailure, FakeLLM
 from kgreason.llm.schema import validate
 from kgreason.llm.types import ChatMessage
-from kgreason.retrieve.answering import answer_text, choose_top, choose_with_llm, expand_comparison
-from kgreason.retrieve.embedder import CosineTripleScorer
-from kgreason.retrieve.lexical import BM25TripleScorer
-from kgreason.retrieve.mecha_bench import SETUPS, Scorers, format_table, results_json, run_bench
-from kgreason.retrieve.prompting import (
+from kgreason.mecha.answering import answer_text, choose_top, choose_with_llm, expand_comparison
+from kgreason.mecha.bench import SETUPS, Scorers, format_table, results_json, run_bench
+from kgreason.mecha.data import SubgraphIndex, load_mecha_kg, load_mecha_qa
+from kgreason.mecha.prompts import (
     build_choice_request,
     build_relevance_prompt,
     choice_schema,
     display_order,
     format_triple,
 )
+from kgreason.retrieve.embedder import CosineTripleScorer
+from kgreason.retrieve.lexical import BM25TripleScorer
 
 FIX = Path(__file__).parent.parent / "fixtures" / "mecha"
 TRIPLES = [("灰铸铁", "密度", "7"), ("灰铸铁", "熔点", "1200℃"), ("灰铸铁", "代号", "HT")]
@@ -192,3 +192,51 @@ def test_ids_down_setup_numbers_the_most_relevant_line_t1() -> None:
     assert down.accuracy == 1.0 and up.accuracy < 1.0
     _, ranker = run_bench(items, index, [SETUPS["rem"]], scorers, None)
     assert [r.chosen for r in results if r.setup == "ours-ids-down"] == [r.chosen for r in ranker]
+
+
+def test_set_choice_schema_is_bounded_and_says_how_many() -> None:
+    schema = choice_schema(["T1", "T2", "T3"], 5, 2)["properties"]["triples"]
+    assert (schema["minItems"], schema["maxItems"]) == (2, 3)
+    assert choice_schema(["T1", "T2"], 2, 9)["properties"]["triples"]["minItems"] == 2
+    req = build_choice_request("q", TRIPLES, [0.2, 0.7, 0.1], max_select=3, min_select=2)
+    assert "这个问题需要2到3个三元组" in req.messages[-1].content
+    assert req.chosen({"triples": ["T3", "T2", "T3"]}) == [1, 0]
+    assert validate({"triples": ["T1"]}, req.schema)  # one is too few: a schema error
+
+
+def test_ours_set_lets_the_llm_choose_a_bounded_set() -> None:
+    """The fake model takes as many of the last (most relevant) lines as the schema allows at most."""
+    kg = load_mecha_kg(FIX / "real_kg.txt")
+    items = load_mecha_qa(FIX / "real_qa.jsonl")
+    index = SubgraphIndex(kg)
+    scorers = Scorers(trained=BM25TripleScorer())
+    bounds: list[tuple[int, int]] = []
+
+    def most_relevant(messages: list[ChatMessage], schema: dict[str, Any]) -> Any:
+        if "triple" in schema["properties"]:
+            return {"triple": schema["properties"]["triple"]["enum"][-1]}
+        spec = schema["properties"]["triples"]
+        bounds.append((spec["minItems"], spec["maxItems"]))
+        return {"triples": spec["items"]["enum"][-spec["maxItems"] :]}
+
+    llm = FakeLLM(most_relevant)
+    summaries, results = run_bench(items, index, [SETUPS["ours-set"]], scorers, llm)
+    assert summaries[0].n == 4 and llm.calls
+    assert all(1 <= lo <= hi for lo, hi in bounds) and any(hi > 1 for _, hi in bounds)
+    listed = next(r for r in results if r.question.startswith("材料丙"))
+    assert len(listed.chosen) == 3 and listed.correct  # the set of three values
+    same = next(r for r in results if "是否相同" in r.question)
+    assert same.correct and same.verdict is not None and "SLM" in same.answer
+
+
+def test_rem_selects_what_each_question_needs_and_top1_does_not() -> None:
+    kg = load_mecha_kg(FIX / "real_kg.txt")
+    items = load_mecha_qa(FIX / "real_qa.jsonl")
+    index = SubgraphIndex(kg)
+    scorers = Scorers(trained=BM25TripleScorer())
+    summaries, _ = run_bench(items, index, [SETUPS["rem"], SETUPS["rem-top1"]], scorers, None)
+    need, top1 = summaries
+    assert need.accuracy == 1.0 and need.mean_chosen > top1.mean_chosen and top1.accuracy < 1.0
+    assert need.by_gold["2"]["accuracy"] == 1.0 and need.by_gold["3-4"]["n"] == 1
+    table = format_table(summaries)
+    assert "| rem | 2 | 2 | 100.00% |" in table and "chosen / gold" in table

@@ -8,23 +8,23 @@ import numpy as np
 import pytest
 from mecha_fakes import CharEmbedder
 
-from kgreason.data.mecha import MechaItem, SubgraphIndex
 from kgreason.data.records import PathTriple
 from kgreason.errors import KgreasonError
-from kgreason.retrieve.base import TripleScorer
-from kgreason.retrieve.relevance import (
-    RelevanceModel,
-    TrainedTripleScorer,
-    load_relevance_scorer,
-    relevance_probabilities,
-)
-from kgreason.retrieve.training import (
+from kgreason.mecha.data import MechaItem, SubgraphIndex
+from kgreason.mecha.training import (
     TrainConfig,
     _batch,
     _loss_and_grads,
     build_groups,
     fit_mecha,
     split_items,
+)
+from kgreason.retrieve.base import TripleScorer
+from kgreason.retrieve.relevance import (
+    RelevanceModel,
+    TrainedTripleScorer,
+    load_relevance_scorer,
+    relevance_probabilities,
 )
 
 MATERIALS = ["灰铸铁", "白口铸铁", "可锻铸铁", "球墨铸铁", "黄铜", "青铜", "紫铜", "铝", "铅", "锡", "镍", "钛"]

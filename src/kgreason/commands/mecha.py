@@ -14,8 +14,8 @@ import typer
 
 from kgreason.commands import Command
 from kgreason.data.jsonio import write_json_atomic
-from kgreason.data.mecha import SubgraphIndex, convert_mecha, load_mecha_kg, load_mecha_qa
-from kgreason.errors import KgreasonError
+from kgreason.errors import KgreasonError, Problem
+from kgreason.mecha.data import SubgraphIndex, convert_mecha, load_mecha_kg, load_mecha_qa
 from kgreason.text.terminal import safe_json, safe_text
 
 mecha_app = typer.Typer(
@@ -40,6 +40,10 @@ def _echo(message: str) -> None:
     typer.echo(safe_text(message), err=True)
 
 
+def _warn(problem: Problem) -> None:
+    _echo(str(problem))
+
+
 @mecha_app.command("convert", cls=Command)
 def convert_cmd(
     qa: Annotated[Path, typer.Option("--qa", help="A Mecha-QA JSON Lines file (e.g. test.jsonl).")],
@@ -53,8 +57,8 @@ def convert_cmd(
     ] = False,
 ) -> None:
     """Write document.json, KG_<doc_id>.json, qa.json and qa_answer.json (gold path = the gold triples)."""
-    triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"))
-    items = load_mecha_qa(qa)
+    triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"), _warn)
+    items = load_mecha_qa(qa, _warn)
     warnings = convert_mecha(
         triples, items, out, doc_id=doc_id, query_prefix=prefix, source=str(qa), drop_missing=not keep_missing
     )
@@ -84,11 +88,11 @@ def train_cmd(
 
     The packaged model was built with: kgreason mecha train --data DATA -o src/kgreason/resources/relevance_mecha.npz
     """
+    from kgreason.mecha.training import TrainConfig, fit_mecha
     from kgreason.retrieve.embedder import load_e5_embedder
-    from kgreason.retrieve.training import TrainConfig, fit_mecha
 
-    index = SubgraphIndex(load_mecha_kg(_path(kg, data, "kg.txt", "--kg")))
-    items = load_mecha_qa(_path(train, data, "train.jsonl", "--train"))
+    index = SubgraphIndex(load_mecha_kg(_path(kg, data, "kg.txt", "--kg"), _warn))
+    items = load_mecha_qa(_path(train, data, "train.jsonl", "--train"), _warn)
     config = TrainConfig(hidden=hidden, use_interaction=interaction, seed=seed, validation_fraction=validation_fraction)
     embedder = load_e5_embedder()
     start = time.monotonic()
@@ -108,15 +112,15 @@ def rank_cmd(
     out: Annotated[Path | None, typer.Option("-o", "--out", help="Also write the metrics as JSON.")] = None,
 ) -> None:
     """MRR / Recall@1 / Recall@5 / Hit@1 of gold triples in the question entities' subgraph, per scorer."""
+    from kgreason.mecha.training import candidate_labels
     from kgreason.retrieve.embedder import CosineTripleScorer, load_e5_embedder
     from kgreason.retrieve.lexical import BM25TripleScorer
     from kgreason.retrieve.ranking import evaluate_scorer
     from kgreason.retrieve.relevance import load_relevance_scorer
-    from kgreason.retrieve.training import candidate_labels
 
-    triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"))
+    triples = load_mecha_kg(_path(kg, data, "kg.txt", "--kg"), _warn)
     index = SubgraphIndex(triples)
-    items = load_mecha_qa(_path(qa, data, "test.jsonl", "--qa"))
+    items = load_mecha_qa(_path(qa, data, "test.jsonl", "--qa"), _warn)
     embedder = load_e5_embedder()
     questions = [it.question for it in items]
     candidates = [index.subgraph(it.entities) for it in items]
@@ -151,11 +155,14 @@ def bench_cmd(
     setups: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated setups (default: all): emb-cosine, bm25, rem, llm-kg, ours, ours-wo-scores, "
-            "ours-wo-sort, ours-ids-down, ours-top5, ours-gated (see docs/mecha_qa.md)."
+            help="Comma-separated setups (default: all): emb-cosine, bm25, rem, rem-top1, llm-kg, ours, "
+            "ours-wo-scores, ours-wo-sort, ours-ids-down, ours-top5, ours-set, ours-gated (see docs/mecha_qa.md)."
         ),
     ] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N questions (a fixed subset).")] = None,
+    min_gold: Annotated[
+        int, typer.Option(help="Only questions with at least this many gold triples (2: the multi-triple ones).")
+    ] = 1,
     model: Annotated[Path | None, typer.Option(help="Relevance model (default: the packaged one).")] = None,
     out: Annotated[Path, typer.Option("-o", "--out", help="Results JSON.")] = Path("mecha_bench.json"),
     max_chars: Annotated[int, typer.Option(help="Clip displayed triple parts to this many characters.")] = 80,
@@ -164,7 +171,7 @@ def bench_cmd(
     ] = "id",
 ) -> None:
     """Reproduce spec 001's 表 5 / 表 7 on Mecha-QA with the models that run here; LLM replies are cached."""
-    from kgreason.retrieve.mecha_bench import DEFAULT_SETUPS, run_bench_cli
+    from kgreason.mecha.bench import DEFAULT_SETUPS, run_bench_cli
 
     run_bench_cli(
         kg=_path(kg, data, "kg.txt", "--kg"),
@@ -173,6 +180,7 @@ def bench_cmd(
         judge_spec=judge,
         setup_names=[s.strip() for s in setups.split(",") if s.strip()] if setups else list(DEFAULT_SETUPS),
         limit=limit,
+        min_gold=min_gold,
         model_path=model,
         out=out,
         max_chars=max_chars,
@@ -194,7 +202,7 @@ def report_cmd(
     and how well the LLM-Score judge separates right answers from wrong ones."""
     from dataclasses import asdict
 
-    from kgreason.retrieve.mecha_report import format_report, judge_separation, load_results, setup_rows
+    from kgreason.mecha.report import format_report, judge_separation, load_results, setup_rows
 
     loaded = load_results(results)
     base = baseline if baseline else None

@@ -247,6 +247,12 @@ def read_kg(path: Path) -> FileResult[KGTriple]:
         if not _looks_like_triple(raw.value):
             result.error(f"is not a triple: it is {_what_it_is(raw.value)}; expected an object with {expected}", label)
             continue
+        value = raw.value
+        blank = [k for k in ("sub", "relation", "obj") if isinstance(value.get(k), str) and not value[k].strip()]
+        if blank:
+            # Real KGs have such lines (a property without a value): nothing to reason with, but no broken file.
+            result.warning("is empty: the triple is skipped", label, blank[0])
+            continue
         f = _Fields(result, label, raw.value)
         triple = KGTriple(
             triple_id=f.ident("triple_id"),

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kgreason.data.ckbqa import CkbqaQuestion
-from kgreason.data.mecha import MechaItem
+from kgreason.mecha.data import MechaItem
 from kgreason.retrieve.base import Embedder, FloatArray, RelationScorer
 from kgreason.retrieve.ranking import RankingMetrics, rank_metrics
 from kgreason.retrieve.relation_matcher import (

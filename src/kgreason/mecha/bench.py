@@ -6,19 +6,24 @@ after `expand_comparison`); setups differ only in how the triple is chosen:
 
 | setup | choice | what the LLM sees |
 |---|---|---|
-| `emb-cosine` | best e5 cosine (the paper's m3e baseline, untrained encoder) | — |
-| `bm25` | best character/bigram BM25 over the candidates | — |
-| `rem` | best trained relevance score (ReM alone) | — |
+| `emb-cosine` | best e5 cosine (the paper's m3e baseline, untrained encoder), grown to the question's need | — |
+| `bm25` | best character/bigram BM25 over the candidates, grown to the question's need | — |
+| `rem` | best trained relevance score (ReM alone), grown to the question's need (`mecha.need`) | — |
+| `rem-top1` | the best trained relevance score only (plus each other entity's triple of its relation) | — |
 | `llm-kg` | LLM (LLM + KG-Triples) | the subgraph in KG order, no scores |
 | `ours` | LLM | scores (softmax of ReM logits), ascending, most relevant last |
 | `ours-wo-scores` | LLM | ascending by ReM, no scores shown (表 7 "w/o scores") |
 | `ours-wo-sort` | LLM | scores shown, KG order (表 7 "w/o sort") |
 | `ours-ids-down` | LLM | as `ours`, but the ids count down (`Tn..T1`): the last, most relevant line is `T1` |
 | `ours-top5` | LLM | as `ours`, only the 5 best-scored candidates |
+| `ours-set` | LLM chooses a set (`minItems`/`maxItems` from the question's need) | as `ours` |
 | `ours-gated` | ReM when its top probability >= 0.9, else LLM | as `ours-top5` |
 
-Metrics: Accuracy (the answer text contains every answer entity, `data.mecha.answer_entities`), gold recall and
-precision of the chosen triples, LLM-Score (when a judge model is given), seconds and LLM tokens per question.
+Comparisons and yes/no questions are then answered by the program from the chosen values (`mecha.verdict`).
+
+Metrics: Accuracy (the answer text contains every answer entity, `mecha.data.answer_entities`), gold recall and
+precision of the chosen triples (also per number of gold triples: 1, 2, 3-4, 5+), triples chosen per question,
+LLM-Score (when a judge model is given), seconds and LLM tokens per question.
 """
 
 from __future__ import annotations
@@ -29,16 +34,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from kgreason.data.mecha import MechaItem, SubgraphIndex, answer_entities, answer_is_correct, same_triple
 from kgreason.data.records import PathTriple
-from kgreason.errors import KgreasonError
+from kgreason.errors import KgreasonError, Problem
 from kgreason.llm.types import LLM
-from kgreason.retrieve.answering import Choice, answer_text, choose_top, choose_with_llm, expand_comparison
+from kgreason.mecha.answering import Choice, answer_text, choose_top, choose_with_llm, expand_comparison
+from kgreason.mecha.data import MechaItem, SubgraphIndex, answer_entities, answer_is_correct, same_triple
+from kgreason.mecha.need import read_need, relevance_scale, select_needed
+from kgreason.mecha.prompts import LabelStyle
+from kgreason.mecha.verdict import compare_chosen
 from kgreason.retrieve.base import TripleScorer
-from kgreason.retrieve.prompting import LabelStyle
 from kgreason.retrieve.relevance import relevance_probabilities
 
 Ranker = Literal["cosine", "bm25", "trained", "none"]
+Selection = Literal["one", "need", "llm-set"]
 # Chosen on the held-out 20% of train.jsonl: every validation question whose top relevance probability was >= 0.9
 # (72 of 94 with two or more candidates) had a gold triple on top; below it, 16 of 22.
 GATE = 0.9
@@ -56,15 +64,32 @@ class Setup:
     gate: float | None = None
     # Number the listed triples Tn..T1 (the last, most relevant line is T1) instead of T1..Tn.
     ids_descending: bool = False
+    # "one": the chosen triple (plus each other entity's triple of its relation); "need": grown to what the
+    # question needs (`mecha.need`: several properties, a set, conditions, entities); "llm-set": the LLM
+    # chooses the set, bounded by what the wording and the ranker's cut propose.
+    select: Selection = "one"
     description: str = ""
 
 
 SETUPS: dict[str, Setup] = {
     s.name: s
     for s in (
-        Setup("emb-cosine", "cosine", False, description="best e5 cosine triple, no LLM (paper: m3e)"),
-        Setup("bm25", "bm25", False, description="best BM25 triple, no LLM"),
-        Setup("rem", "trained", False, description="best trained-relevance triple, no LLM"),
+        Setup(
+            "emb-cosine",
+            "cosine",
+            False,
+            select="need",
+            description="best e5 cosine triples as the question needs them, no LLM (paper: m3e)",
+        ),
+        Setup("bm25", "bm25", False, select="need", description="best BM25 triples as the question needs them, no LLM"),
+        Setup(
+            "rem",
+            "trained",
+            False,
+            select="need",
+            description="best trained-relevance triples as the question needs them, no LLM",
+        ),
+        Setup("rem-top1", "trained", False, description="the best trained-relevance triple only, no LLM"),
         Setup("llm-kg", "none", True, sort=False, show_scores=False, description="LLM + KG-Triples"),
         Setup("ours", "trained", True, description="LLM, scores + ascending sort"),
         Setup("ours-wo-scores", "trained", True, show_scores=False, description="LLM, ascending sort, no scores"),
@@ -77,6 +102,13 @@ SETUPS: dict[str, Setup] = {
             description="as ours, ids counted down so the most relevant (last) line is T1",
         ),
         Setup("ours-top5", "trained", True, top_k=5, description="LLM, scores + sort, top 5 candidates"),
+        Setup(
+            "ours-set",
+            "trained",
+            True,
+            select="llm-set",
+            description="as ours, the LLM chooses a set of triples (minItems/maxItems from the question's need)",
+        ),
         Setup(
             "ours-gated",
             "trained",
@@ -103,6 +135,8 @@ class ItemResult:
     precision: float
     n_candidates: int
     seconds: float
+    n_gold: int = 0
+    verdict: str | None = None  # the program's comparison of the chosen values (`mecha.verdict`)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     llm_cached: bool = False
@@ -125,7 +159,41 @@ class Summary:
     cached: int
     llm_score: float | None = None
     llm_score_failed: int = 0
+    mean_gold: float = 0.0
+    # per number of gold triples (GOLD_BUCKETS): n, accuracy, gold recall, precision, mean chosen, mean gold
+    by_gold: dict[str, dict[str, float]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+GOLD_BUCKETS: tuple[tuple[str, int, int], ...] = (("1", 1, 1), ("2", 2, 2), ("3-4", 3, 4), ("5+", 5, 10**9))
+
+
+MULTI = "2+"
+
+
+def gold_bucket(n_gold: int) -> str:
+    return next(name for name, lo, hi in GOLD_BUCKETS if lo <= n_gold <= hi) if n_gold >= 1 else "0"
+
+
+def by_gold(results: Sequence[ItemResult]) -> dict[str, dict[str, float]]:
+    """Accuracy, gold recall / precision and triples chosen per number of gold triples (1, 2, 3-4, 5+, and 2+:
+    all multi-triple questions together)."""
+    out: dict[str, dict[str, float]] = {}
+    groups = [(name, [r for r in results if gold_bucket(r.n_gold) == name]) for name, _, _ in GOLD_BUCKETS]
+    groups.append((MULTI, [r for r in results if r.n_gold >= 2]))  # every multi-triple question
+    for name, group in groups:
+        if not group:
+            continue
+        n = len(group)
+        out[name] = {
+            "n": n,
+            "accuracy": sum(r.correct for r in group) / n,
+            "gold_recall": sum(r.gold_recall for r in group) / n,
+            "precision": sum(r.precision for r in group) / n,
+            "mean_chosen": sum(len(r.chosen) for r in group) / n,
+            "mean_gold": sum(r.n_gold for r in group) / n,
+        }
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +211,11 @@ class Scorers:
 def _probabilities(ranker: Ranker, scores: list[float]) -> list[float]:
     """Softmax for trained logits (calibrated by the training temperature), raw values for other rankers."""
     return relevance_probabilities(scores) if ranker == "trained" else scores
+
+
+def _relevance(ranker: Ranker, scores: list[float]) -> list[float]:
+    """Relevance on a 0..1 scale for the need cut: probabilities for trained logits, min-max of other scores."""
+    return relevance_probabilities(scores) if ranker == "trained" else relevance_scale(scores)
 
 
 def _display_scores(ranker: Ranker, scores: list[float] | None) -> list[float] | None:
@@ -173,10 +246,21 @@ def run_item(
         keep = sorted(sorted(range(len(candidates)), key=lambda i: (-full[i], i))[: setup.top_k])
         candidates = [candidates[i] for i in keep]
         scores = [full[i] for i in keep]
+    need = read_need(item.question, item.entities) if setup.select != "one" else None
+    relevance = _relevance(setup.ranker, scores) if scores is not None else None
+    # for "llm-set": what the ranker and the wording propose (grown from the best-scored triple)
+    proposal: list[int] = []
+    if setup.select == "llm-set" and need is not None and relevance is not None and candidates:
+        best = choose_top(relevance).indices[0]
+        proposal = select_needed(need, item.question, candidates, item.entities, relevance, best)
     choice: Choice
     if setup.llm and not gated:
         if llm is None:
             raise ValueError(f"setup {setup.name} needs an LLM")
+        # "llm-set": the LLM picks the set itself, at least one triple per asked property or named entity and at
+        # most as many as the ranker's cut proposes; otherwise one triple
+        most = len(proposal) if setup.select == "llm-set" else 1
+        least = min(most, max(need.properties, need.entities)) if need is not None and most > 1 else 1
         choice = choose_with_llm(
             llm,
             item.question,
@@ -184,15 +268,25 @@ def run_item(
             _display_scores(setup.ranker, scores),
             sort=setup.sort,
             show_scores=setup.show_scores,
+            max_select=most,
+            min_select=least,
             max_chars=max_chars,
             label_style=labels,
             ids_descending=setup.ids_descending,
         )
     else:
         choice = choose_top(scores or [])
-    picked = expand_comparison(choice.indices, candidates, item.entities, scores)
+    if setup.select == "need" and choice.indices and need is not None and relevance is not None:
+        picked = select_needed(need, item.question, candidates, item.entities, relevance, choice.indices[0])
+    elif setup.select == "llm-set" and len(choice.indices) > 1:
+        picked = list(choice.indices)
+    else:
+        picked = expand_comparison(choice.indices, candidates, item.entities, scores)
     chosen = [candidates[i] for i in picked]
     text = answer_text(chosen, item.entities)
+    verdict = compare_chosen(need, chosen, item.entities) if need is not None else None
+    if verdict is not None:  # the facts stay listed; the program's comparison follows them
+        text = f"{text}。{verdict.text}"
     entities = answer_entities(item)
     hits = sum(1 for g in item.gold if any(same_triple(g, c) for c in chosen))
     good = sum(1 for c in chosen if any(same_triple(g, c) for g in item.gold))
@@ -209,6 +303,8 @@ def run_item(
         precision=good / len(chosen) if chosen else 0.0,
         n_candidates=len(candidates),
         seconds=seconds,
+        n_gold=len(item.gold),
+        verdict=verdict.explanation if verdict is not None else None,
         prompt_tokens=choice.usage.prompt_tokens,
         completion_tokens=choice.usage.completion_tokens,
         llm_cached=choice.usage.cached,
@@ -239,6 +335,8 @@ def summarise(name: str, results: Sequence[ItemResult], description: str = "") -
         cached=sum(1 for r in results if r.llm_cached),
         llm_score=mean(scored) if scored else None,
         llm_score_failed=sum(1 for r in results if r.llm_score is None) if scored else 0,
+        mean_gold=mean([r.n_gold for r in results]),
+        by_gold=by_gold(results),
     )
 
 
@@ -284,19 +382,27 @@ def results_json(meta: dict[str, Any], summaries: Sequence[Summary], items: Sequ
 
 
 def format_table(summaries: Sequence[Summary]) -> str:
-    """A Markdown table of the summaries."""
+    """A Markdown table of the summaries, then one row per setup and number of gold triples."""
     head = (
-        "| setup | n | Accuracy | gold recall | precision | triples chosen | LLM-Score | failures "
+        "| setup | n | Accuracy | gold recall | precision | triples chosen | chosen / gold | LLM-Score | failures "
         "| s/question | tokens/question |"
     )
-    rows = [head, "|" + "---|" * 10]
+    rows = [head, "|" + "---|" * 11]
     for s in summaries:
         llm_score = f"{s.llm_score:.3f}" if s.llm_score is not None else "–"
-        secs = f"{s.seconds_per_question:.2f}" if s.seconds_per_question is not None else "cached"
+        secs = f"{s.seconds_per_question:.4f}" if s.seconds_per_question is not None else "cached"
+        ratio = f"{s.mean_chosen / s.mean_gold:.2f}" if s.mean_gold else "–"
         rows.append(
             f"| {s.setup} | {s.n} | {100 * s.accuracy:.2f}% | {100 * s.gold_recall:.1f}% | {100 * s.precision:.1f}% "
-            f"| {s.mean_chosen:.2f} | {llm_score} | {s.failures} | {secs} | {s.tokens_per_question:.0f} |"
+            f"| {s.mean_chosen:.2f} | {ratio} | {llm_score} | {s.failures} | {secs} | {s.tokens_per_question:.0f} |"
         )
+    rows += ["", "| setup | gold triples | n | Accuracy | gold recall | precision | chosen | gold |", "|" + "---|" * 8]
+    for s in summaries:
+        for bucket, m in s.by_gold.items():
+            rows.append(
+                f"| {s.setup} | {bucket} | {m['n']:.0f} | {100 * m['accuracy']:.2f}% | {100 * m['gold_recall']:.1f}% "
+                f"| {100 * m['precision']:.1f}% | {m['mean_chosen']:.2f} | {m['mean_gold']:.2f} |"
+            )
     return "\n".join(rows)
 
 
@@ -308,6 +414,7 @@ def run_bench_cli(
     judge_spec: str | None,
     setup_names: Sequence[str],
     limit: int | None,
+    min_gold: int = 1,
     model_path: Path | None,
     out: Path,
     max_chars: int | None,
@@ -317,9 +424,9 @@ def run_bench_cli(
 ) -> list[Summary]:
     """Load data, scorers and models, run, write `out` (JSON) and echo a Markdown table."""
     from kgreason.data.jsonio import write_json_atomic
-    from kgreason.data.mecha import load_mecha_kg, load_mecha_qa
     from kgreason.llm.config import LLMConfig
     from kgreason.llm.factory import close_llm, create_llm
+    from kgreason.mecha.data import load_mecha_kg, load_mecha_qa
     from kgreason.retrieve.embedder import CosineTripleScorer, load_e5_embedder
     from kgreason.retrieve.lexical import BM25TripleScorer
     from kgreason.retrieve.relevance import load_relevance_scorer
@@ -328,9 +435,15 @@ def run_bench_cli(
     if unknown:
         raise KgreasonError(f"unknown setup(s) {', '.join(unknown)}; known: {', '.join(SETUPS)}")
     setups = [SETUPS[s] for s in setup_names]
-    triples = load_mecha_kg(kg)
+
+    def warn(problem: Problem) -> None:
+        progress(str(problem))
+
+    triples = load_mecha_kg(kg, warn)
     index = SubgraphIndex(triples)
-    items = load_mecha_qa(qa)[:limit] if limit else load_mecha_qa(qa)
+    items = load_mecha_qa(qa, warn)
+    items = [it for it in items if len(it.gold) >= min_gold]
+    items = items[:limit] if limit else items
     embedder = load_e5_embedder()
     scorers = Scorers(
         cosine=CosineTripleScorer(embedder),
@@ -356,7 +469,8 @@ def run_bench_cli(
         "kg": str(kg),
         "qa": str(qa),
         "questions": len(items),
-        "subset": f"first {limit}" if limit else "all",
+        "subset": (f"first {limit}" if limit else "all")
+        + (f" with at least {min_gold} gold triples" if min_gold > 1 else ""),
         "llm": llm.name if llm is not None else None,
         "judge": judge_llm.name if judge_llm is not None else None,
         "judge_note": judge_note,
@@ -371,14 +485,14 @@ def run_bench_cli(
 
 
 def _judge(judge_llm: LLM | None) -> tuple[Judge | None, str | None]:
-    """The LLM-Score judge from `kgreason.eval.paper_metrics`, when a judge model is configured and that module is
+    """The LLM-Score judge from `kgreason.mecha.paper_metrics`, when a judge model is configured and that module is
     installed; otherwise None and a note saying why the column is empty."""
     if judge_llm is None:
         return None, "no --judge model: the LLM-Score column is left empty"
     try:
-        from kgreason.eval.paper_metrics import JudgeItem, llm_score
+        from kgreason.mecha.paper_metrics import JudgeItem, llm_score
     except ImportError:
-        return None, "kgreason.eval.paper_metrics is not available: the LLM-Score column is left empty"
+        return None, "kgreason.mecha.paper_metrics is not available: the LLM-Score column is left empty"
 
     def judge(question: str, answer: str, reference: str) -> int | None:
         return llm_score(judge_llm, JudgeItem(question, answer, reference), domain="机械制造")

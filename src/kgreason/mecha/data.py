@@ -3,11 +3,14 @@
 Files (github.com/reml-group/Mecha-QA, `dataset/`):
 - `kg.txt`: one triple per line, a Python-list literal (`['灰铸铁', '弹性模量', '0.8-1.6 (10^5 MPa)']`) or a JSON list.
   Numbers occur as values (`['T10A', '...线膨胀系数', 11]`) and are kept as their text (`"11"`).
-- `train.jsonl` / `test.jsonl`: one object per line with `问题` (question), `答案` (free-text answer), `实体`
-  (question entities) and `对应的三元组` (gold triples).
+- `train.jsonl` / `test.jsonl` / `test_3d.jsonl`: one object per line with `问题` (question), `答案` (the answer:
+  free text; in test_3d.jsonl also a JSON list, a set of answers, or an object, a set of `key: value` facts),
+  `实体` (question entities) and `对应的三元组` (gold triples).
 
-Lines are parsed with `json.loads`, then `ast.literal_eval` (literals only, never `eval`); every bad line is reported
-with its file, line and field, and all of them are raised together as one `DataError`.
+Lines are parsed with `json.loads`, then `ast.literal_eval` (literals only, never `eval`). Real files are accepted as
+they are where something sensible can be read: a KG line or gold triple with an empty element (`["X", "某属性", ""]`,
+kg_3d.txt has 5) is skipped with one warning naming file and line (passed to `warn`). Every other bad line is
+reported with its file, line and field, and all of them are raised together as one `DataError`.
 
 The answer entity (what Accuracy looks for in a system's answer, see `answer_entities`) is defined here because the
 dataset only has a free-text answer.
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import ast
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +35,11 @@ ANSWER_KEY = "答案"
 ENTITIES_KEY = "实体"
 GOLD_KEY = "对应的三元组"
 DEFAULT_DOC_ID = "mecha_kg"
+# How a list answer and an object answer read as one text (the LLM-Score judge's reference).
+LIST_ANSWER_SEPARATOR = "、"
+FACT_SEPARATOR = "；"
+
+Warn = Callable[[Problem], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +52,9 @@ class MechaItem:
     answer: str
     entities: tuple[str, ...]
     gold: tuple[PathTriple, ...]
+    # The answer entities the file itself gives: the items of a list answer, the values of an object answer
+    # (`answer` then holds them as one text); empty for a free-text answer.
+    answers: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------- parsing
@@ -76,19 +87,30 @@ def _as_text(value: Any) -> str:
     raise ValueError(f"expected a string or a number, got {type(value).__name__}")
 
 
+class EmptyElementError(ValueError):
+    """A well-formed triple with an empty head, relation or tail: nothing to use, but not a broken file."""
+
+
 def parse_triple(value: Any) -> PathTriple:
-    """`[s, r, o]` with non-empty elements; `ValueError` saying what is wrong otherwise."""
+    """`[s, r, o]` with non-empty elements; `EmptyElementError` for an empty element, `ValueError` saying what is
+    wrong otherwise."""
     if not isinstance(value, list | tuple) or len(value) != 3:
         size = f" of {len(value)} items" if isinstance(value, list | tuple) else ""
         raise ValueError(f"expected a list [head, relation, tail], got {type(value).__name__}{size}")
     s, r, o = (_as_text(v) for v in value)
-    if not s or not r or not o:
-        raise ValueError("head, relation and tail must be non-empty")
+    empty = [name for name, text in (("head", s), ("relation", r), ("tail", o)) if not text]
+    if empty:
+        raise EmptyElementError(f"empty {' and '.join(empty)}")
     return (s, r, o)
 
 
-def load_mecha_kg(path: Path) -> tuple[PathTriple, ...]:
-    """The KG's triples in file order, exact duplicates dropped (kg.txt repeats 53 lines)."""
+def _skipped(name: str, lineno: int, field: str, exc: EmptyElementError, what: str) -> Problem:
+    return Problem(file=name, record=f"line {lineno}", field=field, message=f"{exc}: {what}", severity="warning")
+
+
+def load_mecha_kg(path: Path, warn: Warn | None = None) -> tuple[PathTriple, ...]:
+    """The KG's triples in file order, exact duplicates dropped (kg.txt repeats 53 lines); a line with an empty
+    element is skipped and reported to `warn`."""
     name = str(path)
     problems: list[Problem] = []
     seen: set[PathTriple] = set()
@@ -98,6 +120,10 @@ def load_mecha_kg(path: Path) -> tuple[PathTriple, ...]:
             continue
         try:
             triple = parse_triple(_literal(line.strip()))
+        except EmptyElementError as exc:
+            if warn is not None:
+                warn(_skipped(name, lineno, "triple", exc, "line skipped"))
+            continue
         except ValueError as exc:
             problems.append(Problem(file=name, record=f"line {lineno}", field="triple", message=str(exc)))
             continue
@@ -111,8 +137,10 @@ def load_mecha_kg(path: Path) -> tuple[PathTriple, ...]:
     return tuple(triples)
 
 
-def load_mecha_qa(path: Path) -> list[MechaItem]:
-    """Questions of a Mecha-QA JSON Lines file; every bad line/field is reported, then raised together."""
+def load_mecha_qa(path: Path, warn: Warn | None = None) -> list[MechaItem]:
+    """Questions of a Mecha-QA JSON Lines file; every bad line/field is reported, then raised together. A gold
+    triple with an empty element is dropped (and a question left without gold triples skipped), reported to
+    `warn`."""
     name = str(path)
     problems: list[Problem] = []
     items: list[MechaItem] = []
@@ -134,7 +162,7 @@ def load_mecha_qa(path: Path) -> list[MechaItem]:
         if not isinstance(raw, dict):
             problems.append(Problem(file=name, record=where, message=f"expected an object, got {type(raw).__name__}"))
             continue
-        item = _parse_item(raw, len(items), lineno, name, problems)
+        item = _parse_item(raw, len(items), lineno, name, problems, warn)
         if item is not None:
             items.append(item)
     if problems:
@@ -144,7 +172,31 @@ def load_mecha_qa(path: Path) -> list[MechaItem]:
     return items
 
 
-def _parse_item(raw: dict[str, Any], index: int, lineno: int, name: str, problems: list[Problem]) -> MechaItem | None:
+def parse_answer(value: Any) -> tuple[str, tuple[str, ...]]:
+    """The `答案` field as (text, answer entities): free text -> (text, ()); a list -> its items (a set of answers);
+    an object -> its `key: value` facts as the text and its values as the entities. `ValueError` when it is none of
+    these or holds nothing."""
+    if isinstance(value, list):
+        items = tuple(dict.fromkeys(t for t in (_as_text(v) for v in value) if t))
+        if not items:
+            raise ValueError("an empty list")
+        return LIST_ANSWER_SEPARATOR.join(items), items
+    if isinstance(value, dict):
+        facts = {_as_text(k): _as_text(v) for k, v in value.items()}
+        facts = {k: v for k, v in facts.items() if v}
+        if not facts:
+            raise ValueError("an object without any non-empty value")
+        text = FACT_SEPARATOR.join(f"{k}: {v}" if k else v for k, v in facts.items())
+        return text, tuple(dict.fromkeys(facts.values()))
+    text = _as_text(value)
+    if not text:
+        raise ValueError("empty")
+    return text, ()
+
+
+def _parse_item(
+    raw: dict[str, Any], index: int, lineno: int, name: str, problems: list[Problem], warn: Warn | None
+) -> MechaItem | None:
     where = f"line {lineno}"
     before = len(problems)
 
@@ -163,7 +215,15 @@ def _parse_item(raw: dict[str, Any], index: int, lineno: int, name: str, problem
         return text
 
     question = text_field(QUESTION_KEY)
-    answer = text_field(ANSWER_KEY)
+    answer: str = ""
+    answers: tuple[str, ...] = ()
+    if raw.get(ANSWER_KEY) is None:
+        problems.append(Problem(file=name, record=where, field=ANSWER_KEY, message="missing"))
+    else:
+        try:
+            answer, answers = parse_answer(raw[ANSWER_KEY])
+        except ValueError as exc:
+            problems.append(Problem(file=name, record=where, field=ANSWER_KEY, message=str(exc)))
     entities: list[str] = []
     raw_entities = raw.get(ENTITIES_KEY)
     if isinstance(raw_entities, str):  # a single entity written as a string
@@ -186,11 +246,18 @@ def _parse_item(raw: dict[str, Any], index: int, lineno: int, name: str, problem
         for i, value in enumerate(raw_gold):
             try:
                 gold.append(parse_triple(value))
+            except EmptyElementError as exc:
+                if warn is not None:
+                    warn(_skipped(name, lineno, f"{GOLD_KEY}[{i}]", exc, "gold triple dropped"))
             except ValueError as exc:
                 problems.append(Problem(file=name, record=where, field=f"{GOLD_KEY}[{i}]", message=str(exc)))
     if len(problems) > before:
         return None
-    return MechaItem(index, lineno, question, answer, tuple(entities), tuple(dict.fromkeys(gold)))
+    if not gold:
+        if warn is not None:
+            warn(Problem(name, "no usable gold triple: question skipped", where, GOLD_KEY, "warning"))
+        return None
+    return MechaItem(index, lineno, question, answer, tuple(entities), tuple(dict.fromkeys(gold)), answers)
 
 
 # --------------------------------------------------------------------------------------------- subgraphs
@@ -256,7 +323,11 @@ def answer_entities(item: MechaItem) -> tuple[str, ...]:
     3. If the answer mentions none of them: the gold-triple ends of any kind it mentions (a comparison answered by
        naming the winner, `38黄铜的伸长率更高` -> `38黄铜`), longest first so a contained shorter name is dropped.
     4. Otherwise the free-text answer itself.
+
+    An answer given as a list or an object (`item.answers`) is its own set of answer entities: all must appear.
     """
+    if item.answers:
+        return item.answers
     ends = [a for t in item.gold if (a := answer_side(t, item.entities)) is not None]
     if len(item.gold) == 1:
         return (ends[0],) if ends else (item.answer,)

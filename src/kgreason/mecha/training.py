@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from kgreason.data.mecha import MechaItem, SubgraphIndex, same_triple
 from kgreason.data.records import PathTriple
+from kgreason.mecha.data import MechaItem, SubgraphIndex, same_triple
 from kgreason.retrieve.base import Embedder, FloatArray
 from kgreason.retrieve.features import LEXICAL_FEATURES, PairFeatures, pair_features
 from kgreason.retrieve.ranking import RankingMetrics, rank_metrics

@@ -17,7 +17,7 @@ from typing import Any
 from kgreason.data.jsonio import read_records
 from kgreason.errors import DataError, KgreasonError, Problem
 from kgreason.llm.schema import validate
-from kgreason.retrieve.mecha_bench import ItemResult, summarise
+from kgreason.mecha.bench import ItemResult, summarise
 
 _STRING = {"type": "string"}
 _NUMBER = {"type": "number"}

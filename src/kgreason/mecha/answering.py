@@ -11,10 +11,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kgreason.data.mecha import answer_side
 from kgreason.data.records import PathTriple
 from kgreason.llm.types import LLM, Usage
-from kgreason.retrieve.prompting import LabelStyle, build_choice_request
+from kgreason.mecha.data import answer_side
+from kgreason.mecha.prompts import LabelStyle, build_choice_request
 from kgreason.text.normalize import normalize_text
 
 
@@ -61,6 +61,7 @@ def choose_with_llm(
     sort: bool = True,
     show_scores: bool = True,
     max_select: int = 1,
+    min_select: int = 1,
     max_chars: int | None = 80,
     label_style: LabelStyle = "id",
     label_chars: int = 40,
@@ -70,7 +71,7 @@ def choose_with_llm(
 
     A failed call chooses nothing (the question then counts as unanswered); it is not replaced by the ranker's
     choice, so the LLM configurations measure the LLM. A single candidate is chosen without a call (its enum would
-    force the same answer)."""
+    force the same answer). With `max_select` > 1 the reply is a set of `min_select`..`max_select` triples."""
     if not triples:
         return Choice(())
     if len(triples) == 1:
@@ -82,6 +83,7 @@ def choose_with_llm(
         sort=sort,
         show_scores=show_scores,
         max_select=max_select,
+        min_select=min_select,
         max_chars=max_chars,
         label_style=label_style,
         label_chars=label_chars,

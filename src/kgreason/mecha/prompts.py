@@ -5,7 +5,7 @@ Two builders:
   (`三元组:` / `[s, r, o, 与问题的相关性: x]` ... / `问题: ...` / `答案:`).
 - `build_choice_request`: the same listing plus a JSON schema whose `enum` is the candidate triples, so a small
   model can only pick candidates (it cannot be trusted with free text: docs/naive_baseline.md). The program then
-  turns the chosen triples into the answer (`kgreason.retrieve.answering`).
+  turns the chosen triples into the answer (`kgreason.mecha.answering`).
 
 Sorting is ascending with the most relevant triple last, right before the question: models use the end of a long
 context better than its middle (spec 001 cites "lost in the middle"). Ties keep the caller's order.
@@ -93,8 +93,9 @@ class ChoiceRequest:
         return out
 
 
-def choice_schema(ids: Sequence[str], max_select: int) -> dict[str, Any]:
-    """`{"triple": "T3"}` when one triple is to be chosen, else `{"triples": ["T1", "T3"]}` (1..max_select)."""
+def choice_schema(ids: Sequence[str], max_select: int, min_select: int = 1) -> dict[str, Any]:
+    """`{"triple": "T3"}` when one triple is to be chosen, else `{"triples": ["T1", "T3"]}` (min_select..max_select,
+    both bounded by the number of candidates)."""
     if max_select <= 1:
         return {
             "type": "object",
@@ -108,7 +109,7 @@ def choice_schema(ids: Sequence[str], max_select: int) -> dict[str, Any]:
             "triples": {
                 "type": "array",
                 "items": {"type": "string", "enum": list(ids)},
-                "minItems": 1,
+                "minItems": max(1, min(min_select, max_select, len(ids))),
                 "maxItems": min(max_select, len(ids)),
             }
         },
@@ -156,6 +157,7 @@ def build_choice_request(
     sort: bool = True,
     show_scores: bool = True,
     max_select: int = 1,
+    min_select: int = 1,
     digits: int = 2,
     max_chars: int | None = 80,
     label_style: LabelStyle = "id",
@@ -194,12 +196,18 @@ def build_choice_request(
         line = format_triple(triples[i], shown, digits=digits, max_chars=max_chars)
         lines.append(f"{label} {line}" if label_style == "id" else line)
     what = {"id": "的编号", "relation": "，写出它的关系", "triple": ""}[label_style]
-    ask = (
-        f"请选出能回答这个问题的那一个三元组{what}。"
-        if max_select <= 1
-        else f"请选出回答这个问题所需的三元组{what}。通常只需要一个；"
-        "只有问题要求比较几个对象或同时询问几项内容时才选多个。"
-    )
+    schema = choice_schema(labels, max_select, min_select)
+    if max_select <= 1:
+        ask = f"请选出能回答这个问题的那一个三元组{what}。"
+    elif min_select <= 1:
+        ask = (
+            f"请选出回答这个问题所需的三元组{what}。通常只需要一个；"
+            "只有问题要求比较几个对象或同时询问几项内容时才选多个。"
+        )
+    else:  # the program has read from the question that it needs several: say how many
+        lo, hi = schema["properties"]["triples"]["minItems"], schema["properties"]["triples"]["maxItems"]
+        count = f"{lo}个" if lo == hi else f"{lo}到{hi}个"
+        ask = f"这个问题需要{count}三元组（几项内容、几个对象或一组取值）。请选出它们{what}。"
     lines += ["", f"问题: {question}", "", ask]
     messages = [ChatMessage("system", system), ChatMessage("user", "\n".join(lines))]
-    return ChoiceRequest(messages, choice_schema(labels, max_select), dict(zip(labels, order, strict=True)))
+    return ChoiceRequest(messages, schema, dict(zip(labels, order, strict=True)))
