@@ -103,8 +103,11 @@ if [ -z "$installed" ]; then
 fi
 
 # The browser test of `kgreason serve` (tests/serve/test_serve_browser.py) drives Debian's Chromium; a CJK font
-# makes the page's Chinese render. Installed only when missing and apt-get is there (the test skips otherwise).
-if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+# makes the page's Chinese render. Installed only for the developer set-up (not for the quick demo), only when
+# missing and apt-get is there (the test skips otherwise).
+if [ -n "${KGREASON_NO_DEV:-}" ]; then
+    :
+elif ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
     echo "==> installing chromium (for the browser test of kgreason serve)"
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo -n"
     { $SUDO apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null 2>&1 \

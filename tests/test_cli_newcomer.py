@@ -246,6 +246,33 @@ def test_ctrl_c_without_a_model_call_in_flight_stops_cleanly(tmp_path: Path) -> 
     assert p.returncode == 2  # other settings are still refused after an interruption
 
 
+def test_sigterm_mid_run_writes_what_is_done_and_the_rerun_loses_nothing(tmp_path: Path) -> None:
+    """A scheduler's SIGTERM in the middle of a run (a model call in flight): handled as Ctrl-C — the answers so far
+    are in result.json, and the same command resumes without asking any of them again."""
+    out = tmp_path / "run"
+    with chat_server(lambda n: 0.4) as server:  # every model call takes 0.4 s
+        argv = kgreason_argv("run", str(SAMPLE), "-o", str(out), "--llm", server.spec())
+        env = child_env(tmp_path, KGREASON_LLM_CACHE="off")
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while len(server.questions) < 3 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=30)
+        assert proc.returncode == 130, stderr
+        assert "interrupted:" in stderr and "Traceback" not in stderr
+        written = json.loads((out / "result.json").read_text(encoding="utf-8"))
+        traced = [json.loads(line) for line in (out / "result.trace.jsonl").read_text(encoding="utf-8").splitlines()]
+        answered = {e["query_id"] for e in traced if e.get("status") == "ok"}
+        assert 0 < len(written) < 47 and {item["query_id"] for item in written} == answered
+        asked_before = len(server.questions)
+        again = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert f"{len(answered)} resumed" in again.stderr
+    final = json.loads((out / "result.json").read_text(encoding="utf-8"))
+    assert len(final) == 47 and len(server.questions) > asked_before
+
+
 def test_progress_lines_without_a_terminal_name_the_question_in_flight(tmp_path: Path) -> None:
     with chat_server(lambda n: 0.2) as server:
         p = kgreason(

@@ -76,9 +76,11 @@ def _on_ctrl_c(signum: int, frame: FrameType | None) -> None:
 
 def main() -> None:
     """Entry point: runs the app; data and configuration problems print a clear message and exit 2; Ctrl-C says
-    "interrupted" and exits 130 (commands that have something to save, like `run`, say more first)."""
+    "interrupted" and exits 130 (commands that have something to save, like `run`, say more first); SIGTERM too."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     previous = signal.signal(signal.SIGINT, _on_ctrl_c)
+    # SIGTERM (a scheduler, `kill`, a container stopping) ends a run as Ctrl-C does: what is done is written first.
+    previous_term = signal.signal(signal.SIGTERM, _on_ctrl_c)
     try:
         app()  # standalone mode: usage errors are reported by typer itself, which then exits
     except DataError as exc:
@@ -94,6 +96,7 @@ def main() -> None:
         sys.exit(130)
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, previous_term)
 
 
 if __name__ == "__main__":
