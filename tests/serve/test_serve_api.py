@@ -176,6 +176,20 @@ def test_ask_without_doc_id_finds_the_document_whose_kg_names_the_question(serve
     assert a["doc_id"] == "doc_01" and a["query_id"] == "doc_01_001" and a["answers"]
 
 
+def test_a_session_resolves_follow_ups_against_its_own_earlier_turns(server: Served) -> None:
+    first = {"dataset": "sample", "question": "伊丽莎白女王号航空母舰是哪一天服役的？", "session_id": "analyst-1"}
+    status, a = ask(server, first)
+    assert status == 200 and a["answers"] and a["session_id"] == "analyst-1", a
+    follow = {"dataset": "sample", "question": "它的舷号是什么？", "session_id": "analyst-1"}
+    status, b = ask(server, follow)
+    assert status == 200, b
+    assert b["resolved_questions"] and "伊丽莎白女王号" in b["resolved_questions"][0]
+    assert "伊丽莎白女王号" in b["question"] and b["answers"] and b["evidence"]
+    # another session knows nothing of that dialogue: the pronoun stays unresolved
+    status, c = ask(server, {**follow, "session_id": "analyst-2"})
+    assert status in (200, 422) and "伊丽莎白女王号" not in str(c.get("resolved_questions", ""))
+
+
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
@@ -188,7 +202,7 @@ def test_ask_without_doc_id_finds_the_document_whose_kg_names_the_question(serve
         ({"dataset": "sample", "question": "", "doc_id": "doc_01"}, 422, "body.question"),
         ({"dataset": "sample", "question": "   ", "doc_id": "doc_01"}, 422, "the question is empty"),
         ({"dataset": "sample", "question": "q", "doc_id": "doc_01", "difficulty": "L9"}, 422, "body.difficulty"),
-        ({"dataset": "sample", "question": "q", "doc_id": "doc_01", "session_id": "s1"}, 422, "body.session_id"),
+        ({"dataset": "sample", "question": "q", "doc_id": "doc_01", "session_id": "../s1"}, 422, "body.session_id"),
         ({"dataset": "sample", "doc_id": "doc_01"}, 422, "body.question: Field required"),
         ('{"dataset": "sample", "question": ', 422, "not valid JSON"),
         ("[1, 2]", 422, "body"),

@@ -34,7 +34,10 @@ class ChatSession:
         """Answer one turn (resolving it first unless `resolution` is given) and remember its entities."""
         resolution = resolution or self.resolve(question)
         answers = [self.corpus.answer(q) for q in resolution.resolved]
-        answer = merge_answers(resolution.text, answers)
+        return self.record(resolution, merge_answers(resolution.text, answers))
+
+    def record(self, resolution: Resolution, answer: CorpusAnswer) -> Turn:
+        """Remember a turn answered elsewhere (`kgreason serve` answers with the explaining reasoner)."""
         return self.state.add(resolution, answer, self._entities(resolution, answer))
 
     def reset(self) -> None:

@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from functools import partial
 from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Annotated
@@ -26,10 +25,12 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from kgreason import __version__
+from kgreason.corpus.answer import Corpus
 from kgreason.corpus.index import CorpusIndex
+from kgreason.corpus.session import ChatSession
 from kgreason.data.records import Dataset
 from kgreason.errors import KgreasonError
-from kgreason.explain import answer_question, document_sentences, neighbourhood, question_for
+from kgreason.explain import ExplainedAnswer, answer_question, document_sentences, neighbourhood, question_for
 from kgreason.explain.answer import QuestionError
 from kgreason.reason.reasoner import Reasoner
 from kgreason.serve.limits import BodyLimit
@@ -50,6 +51,7 @@ from kgreason.serve.models import (
     Sentence,
 )
 from kgreason.serve.runs import RunCatalog, UnknownRun
+from kgreason.serve.sessions import Sessions, as_turn_answer, asked_question
 
 MAX_BODY_BYTES = 16 * 1024
 MAX_HOPS = 3
@@ -77,6 +79,15 @@ class ServedDataset:
     dataset: Dataset
     reasoner: Reasoner
     _corpus: CorpusIndex | None = None
+    _chat_corpus: Corpus | None = None
+
+    def new_session(self) -> ChatSession:
+        """A dialogue over this dataset (its corpus tables built on the first one; the LLM resolves references
+        the program cannot)."""
+        if self._chat_corpus is None:
+            r = self.reasoner
+            self._chat_corpus = Corpus(self.dataset, llm=r.llm, config=r.config, conventions=r.conventions)
+        return ChatSession(self._chat_corpus, llm=self.reasoner.llm)
 
     def find_document(self, question: str) -> str | None:
         """The document whose KG names most of the question (`kgreason.corpus`), for an ask without doc_id."""
@@ -94,6 +105,7 @@ class ServeState:
     threads: int = 4
     max_body_bytes: int = MAX_BODY_BYTES
     pool: ThreadPoolExecutor | None = field(default=None)  # answering (may wait for the LLM)
+    sessions: Sessions = field(default_factory=Sessions)  # dialogues by (dataset, session_id)
     files_pool: ThreadPoolExecutor | None = field(default=None)  # reading and scoring runs: never behind the LLM
 
 
@@ -278,20 +290,29 @@ def create_app(state: ServeState) -> FastAPI:
     async def ask(request: AskRequest) -> AskResponse:
         t0 = time.monotonic()
         served = dataset(request.dataset)
+
+        def answer(text: str) -> ExplainedAnswer:
+            question = question_for(  # without doc_id the corpus index finds the document
+                served.dataset, text, request.doc_id, request.difficulty, find_document=served.find_document
+            )
+            return answer_question(served.reasoner, question)
+
+        def turn(session_id: str) -> tuple[ExplainedAnswer, tuple[str, ...]]:
+            session, lock = state.sessions.get((served.name, session_id), served.new_session)
+            with lock:  # one turn at a time per dialogue
+                resolution = session.resolve(request.question)
+                explained = answer(asked_question(resolution))
+                session.record(resolution, as_turn_answer(explained))
+                return explained, resolution.resolved
+
         loop = asyncio.get_running_loop()
-        question = await loop.run_in_executor(  # without doc_id the corpus index is searched: off the event loop
-            state.pool,
-            partial(
-                question_for,
-                served.dataset,
-                request.question,
-                request.doc_id,
-                request.difficulty,
-                find_document=served.find_document,
-            ),
-        )
-        explained = await loop.run_in_executor(state.pool, answer_question, served.reasoner, question)
-        return AskResponse.of(served.name, explained, round(time.monotonic() - t0, 4))
+        sid = request.session_id
+        resolved: tuple[str, ...] = ()
+        if sid is None:
+            explained = await loop.run_in_executor(state.pool, answer, request.question)
+        else:
+            explained, resolved = await loop.run_in_executor(state.pool, turn, sid)
+        return AskResponse.of(served.name, explained, round(time.monotonic() - t0, 4), sid, resolved)
 
     @app.get("/api/runs", response_model=list[RunInfo])
     async def list_runs() -> list[RunInfo]:

@@ -29,10 +29,18 @@ class AskRequest(BaseModel):
     doc_id: str | None = Field(
         None,
         max_length=MAX_NAME_CHARS,
-        description="The document the question is about; may be omitted only when the dataset has one document.",
+        description="The document the question is about; omitted: the document whose KG names most of the question.",
     )
     difficulty: Literal["L1", "L2", "L3"] | None = Field(
         None, description="Level: default the question's in qa.json when it is there, else L2."
+    )
+    session_id: str | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_NAME_CHARS,
+        pattern=r"^[A-Za-z0-9_.:-]+$",
+        description="A dialogue of your choosing: a follow-up (它的舷号呢？ 该舰… 那些导弹… 后来呢？) is resolved "
+        "against the earlier turns of the same session; `resolved_questions` shows what was answered.",
     )
 
 
@@ -164,10 +172,25 @@ class AskResponse(BaseModel):
     server_seconds: float = Field(description="Time in the server for this request, queueing included.")
     seconds_by_stage: dict[str, float]
     record: dict[str, object] = Field(description="The result.json item, as `kgreason run` writes it.")
+    session_id: str | None = Field(None, description="The dialogue this turn belongs to, as asked.")
+    resolved_questions: list[str] = Field(
+        default_factory=list,
+        description="In a session: the follow-up as resolved against the dialogue (the first is the one answered; "
+        "a plural reference lists one question per entity).",
+    )
 
     @classmethod
-    def of(cls, dataset: str, a: ExplainedAnswer, server_seconds: float) -> AskResponse:
+    def of(
+        cls,
+        dataset: str,
+        a: ExplainedAnswer,
+        server_seconds: float,
+        session_id: str | None = None,
+        resolved: tuple[str, ...] = (),
+    ) -> AskResponse:
         return cls(
+            session_id=session_id,
+            resolved_questions=list(resolved),
             dataset=dataset,
             query_id=a.query_id,
             doc_id=a.doc_id,
