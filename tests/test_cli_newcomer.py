@@ -368,3 +368,14 @@ def test_ctrl_c_in_any_command_says_interrupted_and_exits_130(
     assert exit_info.value.code == 130
     assert "interrupted" in capsys.readouterr().err
     assert signal.getsignal(signal.SIGINT) is before  # the handler is put back
+
+
+def test_read_question_is_a_run_setting(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    p = kgreason(tmp_path, "run", str(SAMPLE), "-o", str(out), "--llm", "none", "--limit", "1", "--read-question")
+    assert p.returncode == 0, p.stderr
+    record = json.loads((out / "result.run.json").read_text(encoding="utf-8"))
+    assert record["settings"]["config"]["llm_reads_question"] is True
+    # another setting: a resume without the flag is refused rather than mixing the two
+    p = kgreason(tmp_path, "run", str(SAMPLE), "-o", str(out), "--llm", "none", "--limit", "1")
+    assert p.returncode == 2 and "config.llm_reads_question: true -> false" in p.stderr, p.stderr

@@ -23,6 +23,9 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("白帆号", "装备", "关联乙", "南岭造船厂", "组织"),
 ]
 QUESTION = "星火号的关联是什么？"
+# the reading on (it is off by default); margin 0: the LLM never chooses among candidates, so only its reading can
+# move the answer
+READING = ReasonerConfig(llm_margin=0.0, llm_reads_question=True)
 
 
 def dataset(question: str) -> Dataset:
@@ -44,8 +47,7 @@ def reads(type_name: str) -> FakeLLM:
 
 def answer(llm: FakeLLM | None, question: str = QUESTION, config: ReasonerConfig | None = None) -> QuestionResult:
     ds = dataset(question)
-    # margin 0: the LLM never chooses among candidates, so only its reading can move the answer
-    return Reasoner(ds, config or ReasonerConfig(llm_margin=0.0), llm=llm).answer(ds.questions[0])
+    return Reasoner(ds, config or READING, llm=llm).answer(ds.questions[0])
 
 
 def test_the_type_read_moves_the_answer_to_a_node_of_that_type() -> None:
@@ -81,7 +83,7 @@ def test_failures_other_and_the_named_entitys_type_read_nothing_and_the_config_t
         result = answer(FakeLLM([reply]))
         assert result.trace["reading"]["asked"] and result.trace["reading"]["asked_type"] == ""
     llm = reads("事件")
-    result = answer(llm, config=ReasonerConfig(llm_margin=0.0, llm_reads_question=False))
+    result = answer(llm, config=ReasonerConfig(llm_margin=0.0))  # the default: off
     assert llm.calls == [] and result.trace["reading"]["reason"] == "off in the config"
 
 

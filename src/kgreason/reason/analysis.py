@@ -126,6 +126,9 @@ class Analysis:
     inner_anchors: tuple[tuple[str, tuple[str, str, str]], ...] = ()
     measure_word: str = ""  # the counter a how-many question asks in (`枚` in `几枚`), "" when none
     read_type: str = ""  # the KG node type an LLM read as the asked one (reason/reading.py), "" when none
+    # the words after the question word when the KG's vocabulary does not know them (`设计机构研制` in
+    # `由哪家设计机构研制的`): a kind the question names that the program cannot match; "" when none
+    unknown_kind: str = ""
     asks_sibling: bool = False  # `与大连舰同一天入列的…`: the answer shares a node with a named one
 
     def mention_keys(self) -> list[str]:
@@ -230,6 +233,16 @@ def _type_word(nq: str, vocabulary: frozenset[str], endings: frozenset[str] = fr
             if head[-n:] in vocabulary:
                 return head[-n:], m.start() - n, m.start()
     return "", 0, 0
+
+
+def _unknown_kind(nq: str) -> str:
+    """The words right after a question word (`哪家`, `什么`, `哪一艘`) up to the next function word, when there are
+    two or more: the kind asked for, spelled in words the KG does not use (called when `_type_word` found none)."""
+    for m in _TYPE_WORD_AFTER.finditer(nq):
+        rest = re.split(r"[的是在了吗呢，,。？?|]", nq[m.end() : m.end() + 8])[0]
+        if len(rest) >= 2:
+            return rest
+    return ""
 
 
 def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> list[TimeWindow]:
@@ -598,6 +611,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         form=form,
         person=_has_any(nq, PERSON_WORDS),
         type_word=type_word,
+        unknown_kind="" if type_word else _unknown_kind(nq),
         type_text=q.verbatim(tw_start, tw_end) if type_word else "",
         times=tuple(times),
         numerics=tuple(numerics),

@@ -45,7 +45,8 @@ class ReasonerConfig:
         llm_max_tokens: generation budget of one choice (the reply is a tiny JSON object).
         llm_confirm_single: also ask when there is a single candidate (off: nothing to choose).
         llm_reads_question: where a question asks for an entity without naming its kind, the LLM picks the asked
-            type among the KG's node types (reason/reading.py; `weights.read_type` says how much it counts).
+            type among the KG's node types (reason/reading.py; `weights.read_type` says how much it counts). Off by
+            default (`kgreason run --read-question`): measured no gain on the sample and ccks_ext_dev (method.md).
         llm_read_max_tokens: generation budget of that reading.
     Output:
         alt_paths: most alternative paths written per question.
@@ -74,7 +75,7 @@ class ReasonerConfig:
     llm_margin: float = 0.3
     llm_max_tokens: int = 24
     llm_confirm_single: bool = False
-    llm_reads_question: bool = True
+    llm_reads_question: bool = False
     llm_read_max_tokens: int = 24
     alt_paths: int = 2
     max_order_comparisons: int = 3

@@ -8,7 +8,8 @@ its kind, the model picks the asked type from the document's own types (enum), e
 the program then prefers chain ends of that type (`Weights.read_type`) — unless it read the type of an entity the
 question names, the small model's usual mistake. The program still builds, checks and scores every chain: the
 reading is one more piece of evidence, never the answer. A failed or odd reply reads nothing. RUNTIME.md measured
-the 1.5B default model at 75% on this choice (an e5 wh-phrase baseline: 58%).
+the 1.5B default model at 75% on this choice (an e5 wh-phrase baseline: 58%); inside the reasoner it has not raised
+the sample's or ccks_ext_dev's score, so it is off by default (`ReasonerConfig.llm_reads_question`).
 """
 
 from __future__ import annotations
@@ -73,8 +74,10 @@ def entity_types(index: KGIndex) -> list[tuple[str, str]]:
 
 
 def needs_reading(analysis: Analysis) -> bool:
-    """An entity is asked for and the question does not name its kind (nor asks for a person)."""
-    return analysis.form in ENTITY_FORMS and not analysis.type_word and not analysis.person
+    """An entity is asked for, of a kind the question names in words the KG does not use (`哪家设计机构`, `什么活动`)
+    — not a person, and not an attribute (`舷号是什么`: the relation names the answer; asked there, the small model
+    reads the type of the thing the question is about, measured on the sample)."""
+    return analysis.form in ENTITY_FORMS and bool(analysis.unknown_kind) and not analysis.person
 
 
 def build_messages(question: str, types: list[tuple[str, str]]) -> list[ChatMessage]:
