@@ -100,7 +100,7 @@ def read_question(llm: LLM | None, analysis: Analysis, index: KGIndex, *, max_to
     if llm is None:
         return QuestionReading(False, "", "no LLM configured")
     if not needs_reading(analysis):
-        return QuestionReading(False, "", "the question's form or noun says what is asked")
+        return QuestionReading(False, "", "nothing to read: a value, a person, an attribute or a kind the KG knows")
     types = entity_types(index)
     if len(types) < 2:
         return QuestionReading(False, "", "the KG has fewer than two entity types")
@@ -122,8 +122,8 @@ def read_question(llm: LLM | None, analysis: Analysis, index: KGIndex, *, max_to
         return QuestionReading(True, "", why, result.model, usage.prompt_tokens, usage.completion_tokens, usage.seconds)
     named = {t for m in analysis.mentions if (node := index.nodes.get(m.key)) is not None for t in node.types}
     if value in named:
-        # The small model's usual mistake is to echo the type of the entity the question names (measured: every
-        # wrong reading on ccks_ext_dev was that); the type of a named entity tells the program nothing new anyway.
+        # The small model's usual mistake is to echo the type of the entity the question names (most of its wrong
+        # readings on ccks_ext_dev and the sample); the type of a named entity tells the program little anyway.
         why = f"read {value}, the type of an entity the question names: not used"
         return QuestionReading(True, "", why, result.model, usage.prompt_tokens, usage.completion_tokens, usage.seconds)
     return QuestionReading(
