@@ -5,11 +5,12 @@ field; responses mirror the typed records of `kgreason.explain` and `kgreason.ev
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kgreason.explain import ExplainedAnswer, LLMUsageView, Neighbourhood, SentenceSpan
+from kgreason.explain import ExplainedAnswer, Neighbourhood, SentenceSpan
 
 MAX_QUESTION_CHARS = 1000
 MAX_NAME_CHARS = 200
@@ -141,17 +142,6 @@ class LLMUsage(BaseModel):
     completion_tokens: int
     seconds: float
 
-    @classmethod
-    def of(cls, u: LLMUsageView) -> LLMUsage:
-        return cls(
-            asked=u.asked,
-            model=u.model,
-            reason=u.reason,
-            prompt_tokens=u.prompt_tokens,
-            completion_tokens=u.completion_tokens,
-            seconds=u.seconds,
-        )
-
 
 class AskResponse(BaseModel):
     dataset: str
@@ -188,55 +178,9 @@ class AskResponse(BaseModel):
         session_id: str | None = None,
         resolved: tuple[str, ...] = (),
     ) -> AskResponse:
-        return cls(
-            session_id=session_id,
-            resolved_questions=list(resolved),
-            dataset=dataset,
-            query_id=a.query_id,
-            doc_id=a.doc_id,
-            question=a.question,
-            difficulty=a.difficulty,
-            answer_type=a.answer_type,
-            answers=list(a.answers),
-            evidence=[
-                Evidence(
-                    head=e.head,
-                    relation=e.relation,
-                    tail=e.tail,
-                    derived=e.derived,
-                    sentence=e.sentence,
-                    start=e.start,
-                    end=e.end,
-                )
-                for e in a.evidence
-            ],
-            alt_paths=[list(p) for p in a.alt_paths],
-            constraints=[
-                ConstraintOut(
-                    key=c.key, value=c.value, satisfied=c.satisfied, derived=list(c.derived), notes=list(c.notes)
-                )
-                for c in a.constraints
-            ],
-            candidates=[
-                CandidateOut(
-                    id=c.id,
-                    answers=list(c.answers),
-                    score=c.score,
-                    origin=c.origin,
-                    chosen=c.chosen,
-                    checks_failed=c.checks_failed,
-                    path=list(c.path),
-                )
-                for c in a.candidates
-            ],
-            llm=LLMUsage.of(a.llm),
-            reading=LLMUsage.of(a.reading),
-            read_type=a.read_type,
-            seconds=a.seconds,
-            server_seconds=server_seconds,
-            seconds_by_stage=a.seconds_by_stage,
-            record=a.record,
-        )
+        """The explained answer as the API returns it: its fields validated into this model (same names)."""
+        extra = {"dataset": dataset, "server_seconds": server_seconds, "session_id": session_id}
+        return cls.model_validate({**asdict(a), **extra, "resolved_questions": list(resolved)})
 
 
 class RunInfo(BaseModel):
