@@ -6,13 +6,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from kgreason.commands import open_llm
 from kgreason.corpus.answer import Corpus
 from kgreason.corpus.render import render_answer
-from kgreason.llm.config import LLMConfig
-from kgreason.llm.factory import close_llm, create_llm
-from kgreason.llm.types import LLM
+from kgreason.llm.factory import close_llm
 from kgreason.text.terminal import safe_json, safe_text
 
 HELP = "\n\n".join(
@@ -37,11 +35,6 @@ LLM_HELP = (
 
 def register(app: typer.Typer) -> None:
     app.command(name="ask", help=HELP, no_args_is_help=True)(ask)
-
-
-def open_llm(spec: str) -> LLM | None:
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    return create_llm(spec, LLMConfig.from_env(), progress=lambda msg: err.print(safe_text(msg), markup=False))
 
 
 def ask(

@@ -11,7 +11,8 @@ from typing import Annotated
 
 import typer
 
-from kgreason.commands.ask import DATA_ARG, LLM_HELP, open_llm
+from kgreason.commands import open_llm
+from kgreason.commands.ask import DATA_ARG, LLM_HELP
 from kgreason.corpus.answer import Corpus
 from kgreason.corpus.dialogue import Turn
 from kgreason.corpus.render import render_answer

@@ -8,7 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from kgreason.commands.ask import LLM_HELP, open_llm
+from kgreason.commands import open_llm
+from kgreason.commands.ask import LLM_HELP
 from kgreason.corpus.answer import Corpus
 from kgreason.data.jsonio import read_text, write_json_atomic
 from kgreason.data.loader import load_dataset

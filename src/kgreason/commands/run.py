@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from kgreason.commands import Command, examples
+from kgreason.commands import LLM_CHOICE_HELP, Command, examples, open_llm
 from kgreason.commands.interrupt import Interrupted, run_in_worker
 from kgreason.commands.run_output import check_writable, resolve_output, run_record_path, write_run_record
 from kgreason.commands.run_progress import RunProgress
@@ -25,8 +25,7 @@ from kgreason.data.outlock import check_not_locked
 from kgreason.data.records import Dataset
 from kgreason.errors import KgreasonError
 from kgreason.llm.accounting import Accounting
-from kgreason.llm.config import LLMConfig
-from kgreason.llm.factory import close_llm, create_llm, llm_accounting
+from kgreason.llm.factory import close_llm, llm_accounting
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
 from kgreason.reason.runner import (
@@ -119,14 +118,7 @@ def run(
             help="Output folder (result.json and its companions go inside) or the result file itself.",
         ),
     ],
-    llm: Annotated[
-        str,
-        typer.Option(
-            "--llm",
-            help="Model(s) that choose among close candidates: none | embedded | embedded-small | "
-            "openai:URL#MODEL | ensemble:SPEC,SPEC.",
-        ),
-    ] = "embedded",
+    llm: Annotated[str, typer.Option("--llm", help=LLM_CHOICE_HELP)] = "embedded",
     limit: Annotated[int | None, typer.Option("--limit", help="Only the first N questions.")] = None,
     only: Annotated[
         list[str] | None, typer.Option("--only", metavar="QUERY_ID", help="Only this question (repeatable).")
@@ -210,7 +202,7 @@ def run(
     fresh = no_resume or not trace_path.exists()  # a new journal starts a new run record too
     started = datetime.now(UTC).isoformat(timespec="seconds")
     say = _printer(err)
-    model = create_llm(llm, LLMConfig.from_env(), progress=say)
+    model = open_llm(llm)
     try:
         if relevance_kind != "none" or relations != "none":
             say("loading the e5 embedder and the relevance / relation models ...")

@@ -10,12 +10,12 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from kgreason.commands import LLM_CHOICE_HELP, open_llm
 from kgreason.conventions import default_conventions, load_conventions
 from kgreason.data.loader import load_dataset
 from kgreason.data.records import Dataset
 from kgreason.errors import KgreasonError
-from kgreason.llm.config import LLMConfig
-from kgreason.llm.factory import close_llm, create_llm
+from kgreason.llm.factory import close_llm
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
 
@@ -57,14 +57,7 @@ def serve(
         str, typer.Option("--host", help="Address to bind; anything but 127.0.0.1 exposes the data to the network.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free port).")] = 8765,
-    llm: Annotated[
-        str,
-        typer.Option(
-            "--llm",
-            help="Model(s) that choose among close candidates: none | embedded | embedded-small | "
-            "openai:URL#MODEL | ensemble:SPEC,SPEC.",
-        ),
-    ] = "embedded",
+    llm: Annotated[str, typer.Option("--llm", help=LLM_CHOICE_HELP)] = "embedded",
     runs: Annotated[
         list[Path] | None,
         typer.Option("--runs", help="A folder of finished runs (kgreason run -o FOLDER/.../result.json); repeatable."),
@@ -95,7 +88,7 @@ def serve(
             err.print(str(w), markup=False)
         loaded[name] = dataset
     conventions = load_conventions(conventions_file) if conventions_file is not None else default_conventions()
-    model = create_llm(llm, LLMConfig.from_env(), progress=lambda msg: err.print(msg, markup=False))
+    model = open_llm(llm)
     try:
         served: dict[str, ServedDataset] = {}
         for name, dataset in loaded.items():
