@@ -13,7 +13,7 @@ from kgreason.llm import FakeFailure, FakeLLM
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "corpus"))
-from conftest import write_corpus  # noqa: E402
+from corpus_support import write_corpus  # noqa: E402
 
 
 def test_keyword_score_all_share_none_and_normalised() -> None:

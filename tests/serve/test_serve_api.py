@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import SAMPLE, Served, start_server, stop_server
+from serve_support import SAMPLE, Served, start_server, stop_server
 
 from kgreason.eval.official import score_files
 

@@ -15,7 +15,7 @@ pytest.importorskip("fastapi", reason="kgreason serve needs the serve extra (pip
 import asyncio
 
 import httpx
-from conftest import SAMPLE
+from serve_support import SAMPLE
 
 from kgreason.data.loader import load_dataset
 from kgreason.data.records import Question

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from cdp import Browser, find_chromium
-from conftest import SAMPLE, ServerFactory
+from serve_support import SAMPLE, ServerFactory
 
 CHROMIUM = find_chromium()
 pytestmark = [

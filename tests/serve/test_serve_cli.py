@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE
+from serve_support import SAMPLE
 from typer.testing import CliRunner
 
 from kgreason.cli import app

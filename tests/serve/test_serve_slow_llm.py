@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SAMPLE, ServerFactory
+from serve_support import SAMPLE, ServerFactory
 
 LLM_DELAY = 2.0
 # doc_01_004: its best candidates are close, so the LLM is asked
