@@ -240,3 +240,53 @@ def test_rem_selects_what_each_question_needs_and_top1_does_not() -> None:
     assert need.by_gold["2"]["accuracy"] == 1.0 and need.by_gold["3-4"]["n"] == 1
     table = format_table(summaries)
     assert "| rem | 2 | 2 | 100.00% |" in table and "chosen / gold" in table
+
+
+def _wide_subgraph(tmp_path: Path) -> tuple[SubgraphIndex, list[Any]]:
+    """One invented alloy with eight properties; the question asks for two of them."""
+    props = [("硬度", "HB200"), ("代号", "ZX"), ("颜色", "银灰"), ("用途", "刀具"), ("产地", "临江")]
+    props += [("导热率", "50"), ("密度", "7.9"), ("熔点", "1400℃")]  # the asked ones last: list place != KG place
+    (tmp_path / "kg.txt").write_text(
+        "\n".join(json.dumps(["镍钒合金", r, o], ensure_ascii=False) for r, o in props), encoding="utf-8"
+    )
+    qa = {"问题": "镍钒合金的密度和熔点分别是多少？", "答案": "7.9，1400℃", "实体": ["镍钒合金"]}
+    qa["对应的三元组"] = [["镍钒合金", "密度", "7.9"], ["镍钒合金", "熔点", "1400℃"]]
+    (tmp_path / "qa.jsonl").write_text(json.dumps(qa, ensure_ascii=False) + "\n", encoding="utf-8")
+    return SubgraphIndex(load_mecha_kg(tmp_path / "kg.txt")), list(load_mecha_qa(tmp_path / "qa.jsonl"))
+
+
+def test_rem_gated_shows_the_llm_the_top_five_and_grows_its_pick_over_the_whole_subgraph(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    index, items = _wide_subgraph(tmp_path)
+    scorers = Scorers(trained=BM25TripleScorer())
+    shown: list[list[str]] = []
+
+    def last_listed(messages: list[ChatMessage], schema: dict[str, Any]) -> Any:
+        ids = schema["properties"]["triple"]["enum"]
+        shown.append(ids)
+        return {"triple": ids[-1]}  # the most relevant line of an ascending listing
+
+    llm = FakeLLM(last_listed)
+    always = replace(SETUPS["rem-gated"], gate=1.01)
+    _, results = run_bench(items, index, [always, SETUPS["rem"]], scorers, llm)
+    asked, rem = results
+    assert len(llm.calls) == 1 and len(shown[0]) == 5  # the LLM saw the five best of eight triples
+    prompt = llm.calls[0].messages[-1].content
+    first = asked.chosen[0]
+    assert first[1] in ("密度", "熔点") and f"[{first[0]}, {first[1]}, {first[2]}" in prompt  # mapped back
+    assert len(asked.chosen) >= 2  # grown to the two asked properties, as rem grows its own first triple
+    never = FakeLLM(last_listed)
+    _, sure = run_bench(items, index, [replace(SETUPS["rem-gated"], gate=0.0)], scorers, never)
+    assert never.calls == [] and sure[0].chosen == rem.chosen  # above the gate it is rem
+
+
+def test_ours_set_gated_is_rem_when_the_ranker_is_sure(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    index, items = _wide_subgraph(tmp_path)
+    scorers = Scorers(trained=BM25TripleScorer())
+    never = FakeLLM(_fake_reply)
+    _, results = run_bench(items, index, [replace(SETUPS["ours-set-gated"], gate=0.0), SETUPS["rem"]], scorers, never)
+    assert never.calls == []
+    assert results[0].chosen == results[1].chosen and len(results[0].chosen) == 2

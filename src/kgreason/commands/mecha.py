@@ -156,7 +156,8 @@ def bench_cmd(
         str | None,
         typer.Option(
             help="Comma-separated setups (default: all): emb-cosine, bm25, rem, rem-top1, llm-kg, ours, "
-            "ours-wo-scores, ours-wo-sort, ours-ids-down, ours-top5, ours-set, ours-gated (see docs/mecha_qa.md)."
+            "ours-wo-scores, ours-wo-sort, ours-ids-down, ours-top5, ours-set, rem-gated, ours-set-gated, ours-gated "
+            "(see docs/mecha_qa.md)."
         ),
     ] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N questions (a fixed subset).")] = None,

@@ -18,6 +18,8 @@ after `expand_comparison`); setups differ only in how the triple is chosen:
 | `ours-top5` | LLM | as `ours`, only the 5 best-scored candidates |
 | `ours-set` | LLM chooses a set (`minItems`/`maxItems` from the question's need) | as `ours` |
 | `ours-gated` | ReM when its top probability >= 0.9, else LLM | as `ours-top5` |
+| `rem-gated` | as `rem`; below the gate the LLM picks the first triple, then grown to the need | as `ours-top5` |
+| `ours-set-gated` | as `rem`; below the gate the LLM chooses the set | as `ours-set` |
 
 Comparisons and yes/no questions are then answered by the program from the chosen values (`mecha.verdict`).
 
@@ -108,6 +110,24 @@ SETUPS: dict[str, Setup] = {
             True,
             select="llm-set",
             description="as ours, the LLM chooses a set of triples (minItems/maxItems from the question's need)",
+        ),
+        Setup(
+            "rem-gated",
+            "trained",
+            True,
+            top_k=5,
+            gate=GATE,
+            select="need",
+            description=f"as rem; when the top relevance probability < {GATE} the LLM picks the first triple among "
+            "the 5 best, then grown to the question's need",
+        ),
+        Setup(
+            "ours-set-gated",
+            "trained",
+            True,
+            gate=GATE,
+            select="llm-set",
+            description=f"as rem; when the top relevance probability < {GATE} the LLM chooses the set as in ours-set",
         ),
         Setup(
             "ours-gated",
@@ -241,11 +261,16 @@ def run_item(
     scores = scorer.score(item.question, candidates) if scorer is not None else None
     # the gate looks at the whole subgraph, as when its threshold was chosen
     gated = bool(setup.gate is not None and scores and max(_probabilities(setup.ranker, scores)) >= setup.gate)
+    # `shown`: what the LLM sees (the top_k best, in KG order). A one-triple setup answers from those alone, as
+    # the paper's top-k listing does; a need-based one grows its choice over the whole subgraph, as `rem` does.
+    shown = list(range(len(candidates)))
     if setup.top_k is not None and scores is not None and len(candidates) > setup.top_k:
         full = scores
-        keep = sorted(sorted(range(len(candidates)), key=lambda i: (-full[i], i))[: setup.top_k])
-        candidates = [candidates[i] for i in keep]
-        scores = [full[i] for i in keep]
+        shown = sorted(sorted(shown, key=lambda i: (-full[i], i))[: setup.top_k])
+        if setup.select == "one":
+            candidates = [candidates[i] for i in shown]
+            scores = [full[i] for i in shown]
+            shown = list(range(len(candidates)))
     need = read_need(item.question, item.entities) if setup.select != "one" else None
     relevance = _relevance(setup.ranker, scores) if scores is not None else None
     # for "llm-set": what the ranker and the wording propose (grown from the best-scored triple)
@@ -261,11 +286,12 @@ def run_item(
         # most as many as the ranker's cut proposes; otherwise one triple
         most = len(proposal) if setup.select == "llm-set" else 1
         least = min(most, max(need.properties, need.entities)) if need is not None and most > 1 else 1
-        choice = choose_with_llm(
+        shown_scores = _display_scores(setup.ranker, scores)
+        picked_shown = choose_with_llm(
             llm,
             item.question,
-            candidates,
-            _display_scores(setup.ranker, scores),
+            [candidates[i] for i in shown],
+            None if shown_scores is None else [shown_scores[i] for i in shown],
             sort=setup.sort,
             show_scores=setup.show_scores,
             max_select=most,
@@ -274,9 +300,12 @@ def run_item(
             label_style=labels,
             ids_descending=setup.ids_descending,
         )
+        choice = Choice(tuple(shown[i] for i in picked_shown.indices), picked_shown.usage, picked_shown.failure)
     else:
         choice = choose_top(scores or [])
-    if setup.select == "need" and choice.indices and need is not None and relevance is not None:
+    if setup.select == "llm-set" and (gated or not setup.llm) and proposal:
+        picked = proposal  # the ranker was sure: its own need-based set, as `rem`
+    elif setup.select == "need" and choice.indices and need is not None and relevance is not None:
         picked = select_needed(need, item.question, candidates, item.entities, relevance, choice.indices[0])
     elif setup.select == "llm-set" and len(choice.indices) > 1:
         picked = list(choice.indices)
