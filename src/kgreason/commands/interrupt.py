@@ -9,6 +9,8 @@ moment, and otherwise leaves the worker behind (the caller then writes what is d
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,3 +64,16 @@ def run_in_worker(job: Callable[[], T], stop: threading.Event, *, grace: float =
     if outcome.error is not None:
         raise outcome.error
     return cast(T, outcome.value)
+
+
+def run_or_stop(job: Callable[[], T], say: Callable[[str], None], what: str, exit_code: int = 130) -> T:
+    """`job` on a worker thread, for commands whose work is saved as it goes (caches, journals): on Ctrl-C or
+    SIGTERM, say `what` ("… stopped; rerun to continue") and end the process with `exit_code` at once — also when
+    a model call is still in flight, which would otherwise hold the signal until it returns."""
+    try:
+        return run_in_worker(job, threading.Event())
+    except Interrupted:
+        say(what)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(exit_code)  # do not wait for the worker's model call, nor tear it down

@@ -7,12 +7,14 @@ layout of github.com/reml-group/Mecha-QA `dataset/`, with QA files beside the KG
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
 
 from kgreason.commands import Command
+from kgreason.commands.interrupt import run_or_stop
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.errors import KgreasonError, Problem
 from kgreason.mecha.data import SubgraphIndex, convert_mecha, load_mecha_kg, load_mecha_qa
@@ -174,7 +176,8 @@ def bench_cmd(
     """Reproduce spec 001's 表 5 / 表 7 on Mecha-QA with the models that run here; LLM replies are cached."""
     from kgreason.mecha.bench import DEFAULT_SETUPS, run_bench_cli
 
-    run_bench_cli(
+    job = partial(
+        run_bench_cli,
         kg=_path(kg, data, "kg.txt", "--kg"),
         qa=_path(qa, data, "test.jsonl", "--qa"),
         llm_spec=llm,
@@ -188,6 +191,11 @@ def bench_cmd(
         labels=_label_style(labels),
         echo=typer.echo,
         progress=_echo,
+    )
+    run_or_stop(
+        job,
+        _echo,
+        "interrupted: mecha bench stopped; LLM replies so far are cached, so the same command goes on quickly",
     )
 
 
