@@ -31,6 +31,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
 from kgreason.reason.runner import (
     RunSummary,
+    Shard,
     check_resumable,
     default_trace_path,
     run_dataset,
@@ -167,6 +168,15 @@ def run(
         ),
     ] = "none",
     workers: Annotated[int, typer.Option("--workers", metavar="N", help=WORKERS_HELP)] = 1,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            metavar="K/N",
+            help="Only part K of N: every N-th question from the K-th (one machine's share; `kgreason merge` joins "
+            "the parts, docs/scaling.md).",
+        ),
+    ] = None,
     conventions_file: Annotated[
         Path | None,
         typer.Option(
@@ -179,6 +189,7 @@ def run(
 ) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     check_workers(workers)
+    part = Shard.parse(shard) if shard is not None else None
     result_path = resolve_output(output)
     trace_path = trace or default_trace_path(result_path)
     record_path = run_record_path(result_path)
@@ -246,6 +257,7 @@ def run(
                 stop=stop,
                 summary=summary,
                 workers=workers,
+                shard=part,
             )
 
         with progress:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from kgreason.data.answers import parse_answer_record
-from kgreason.data.jsonio import remove_stray_temporaries, write_json_atomic
+from kgreason.data.jsonio import remove_stray_temporaries, write_json_atomic, write_text_atomic
 from kgreason.data.outlock import exclusive_outputs
 from kgreason.data.records import AnswerRecord, Dataset, Question
 from kgreason.errors import KgreasonError
@@ -266,8 +266,30 @@ def _ends_with_newline(path: Path) -> bool:
         return fh.read(1) == b"\n"
 
 
-def select_questions(dataset: Dataset, only: list[str] | None, limit: int | None) -> list[Question]:
-    """The questions of this run: `only` (query ids) if given, then the first `limit` of them."""
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Part `index` (1-based) of `count`: every `count`-th question of the dataset, starting at the `index`-th."""
+
+    index: int
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        """`K/N` with 1 <= K <= N; `KgreasonError` otherwise."""
+        m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+        if m is None or not 1 <= int(m.group(1)) <= int(m.group(2)):
+            raise KgreasonError(f"--shard must be K/N with 1 <= K <= N (e.g. 2/4), got {text!r}")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    def holds(self, position: int) -> bool:
+        """Whether the question at 0-based `position` of the dataset is in this part."""
+        return position % self.count == self.index - 1
+
+
+def select_questions(
+    dataset: Dataset, only: list[str] | None, limit: int | None, shard: Shard | None = None
+) -> list[Question]:
+    """The questions of this run: `only` (query ids) if given, then those of `shard`, then the first `limit`."""
     qs = list(dataset.questions)
     if only:
         wanted = set(only)
@@ -275,6 +297,9 @@ def select_questions(dataset: Dataset, only: list[str] | None, limit: int | None
         if unknown:
             raise KgreasonError(f"--only {', '.join(unknown)}: no such query_id in {dataset.root}/qa.json")
         qs = [q for q in qs if q.query_id in wanted]
+    if shard is not None:
+        position = {q.query_id: i for i, q in enumerate(dataset.questions)}
+        qs = [q for q in qs if shard.holds(position[q.query_id])]
     if limit is not None:
         if limit < 0:
             raise KgreasonError(f"--limit must be 0 or more, got {limit}")
@@ -300,6 +325,7 @@ def run_dataset(
     stop: threading.Event | None = None,
     summary: RunSummary | None = None,
     workers: int = 1,
+    shard: Shard | None = None,
 ) -> RunSummary:
     """Answer the selected questions, appending to the trace and writing `output` atomically.
 
@@ -329,6 +355,7 @@ def run_dataset(
             stop=stop,
             summary=summary,
             workers=workers,
+            shard=shard,
         )
 
 
@@ -350,8 +377,9 @@ def _run_locked(
     stop: threading.Event | None,
     summary: RunSummary | None,
     workers: int,
+    shard: Shard | None,
 ) -> RunSummary:
-    selected = select_questions(dataset, only, limit)
+    selected = select_questions(dataset, only, limit, shard)
     if resume and settings is not None:  # again, under the lock: another run may have started the journal since
         check_resumable(trace_path, settings)
     journal = read_journal_full(trace_path) if resume else Journal()
@@ -488,3 +516,60 @@ def _tally(q: Question, answered: _Answered, records: dict[str, AnswerRecord], s
             summary.prompt_tokens += max(0, int(llm.get("prompt_tokens", 0)))
             summary.completion_tokens += max(0, int(llm.get("completion_tokens", 0)))
             summary.llm_seconds += float(llm.get("seconds", 0.0))
+
+
+@dataclass(slots=True)
+class MergeSummary:
+    merged: int = 0  # questions answered in some shard, written once
+    missing: list[str] = field(default_factory=list)  # questions no shard answered (a resume answers them)
+    duplicates: int = 0  # questions answered in more than one shard (the first shard's answer is kept)
+    damaged: dict[str, list[int]] = field(default_factory=dict)  # shard trace -> its damaged lines
+
+
+def merge_journals(dataset: Dataset, shards: list[Path], output: Path, trace_path: Path | None = None) -> MergeSummary:
+    """Join the journals of runs over parts of `dataset` (machines given different `--only`/`--shard` sets, the
+    same settings) into one: `trace_path` holds the settings line and every question's entry once, in dataset order,
+    and `output` its result.json. The shards must have been written with identical settings (`KgreasonError`
+    naming the first that differs). A later `kgreason run` with those settings to the same output resumes the
+    questions no shard answered."""
+    trace_path = trace_path or default_trace_path(output)
+    if not shards:
+        raise KgreasonError("no shard to merge: name the outputs (or traces) of the shard runs")
+    settings: dict[str, Any] | None = None
+    journals: list[Journal] = []
+    for i, shard in enumerate(shards):
+        if not shard.is_file():
+            raise KgreasonError(f"{shard}: no such trace (a shard's result.trace.jsonl)")
+        mine = journal_settings(shard)
+        if mine is None:
+            raise KgreasonError(f"{shard}: its first line holds no run settings, so it cannot be merged safely")
+        if i == 0:
+            settings = mine
+        elif mine != settings:
+            assert settings is not None
+            raise KgreasonError(
+                f"{shard} was written with other settings than {shards[0]} ({settings_diff(settings, mine)}); "
+                "shards must be run with the same settings"
+            )
+        journals.append(read_journal_full(shard))
+    summary = MergeSummary()
+    lines = [journal_line({"kind": SETTINGS_KIND, "settings": settings})]
+    records: list[dict[str, Any]] = []
+    for q in dataset.questions:
+        found = [j.done[q.query_id] for j in journals if q.query_id in j.done]
+        if not found:
+            summary.missing.append(q.query_id)
+            continue
+        record, entry = found[0]
+        summary.merged += 1
+        summary.duplicates += len(found) > 1
+        lines.append(journal_line(entry))
+        records.append(record.to_json())
+    summary.damaged = {str(s): j.damaged for s, j in zip(shards, journals, strict=True) if j.damaged}
+    with exclusive_outputs(output, trace_path):
+        try:
+            write_text_atomic(trace_path, "".join(lines))
+            write_json_atomic(output, records)
+        except OSError as exc:
+            raise KgreasonError(f"cannot write {output} or {trace_path}: {exc.strerror or exc}") from None
+    return summary
