@@ -99,3 +99,41 @@ def test_merge_refuses_shards_of_other_settings(tmp_path: Path) -> None:
     assert not (tmp_path / "all").exists()
     bad = run(tmp_path, "-o", str(tmp_path / "c"), "--llm", "none", "--shard", "3/2")
     assert bad.returncode == 2 and "--shard must be K/N with 1 <= K <= N" in bad.stderr
+
+
+def test_sigterm_with_questions_in_flight_writes_what_finished_and_the_resume_asks_only_the_rest(
+    tmp_path: Path,
+) -> None:
+    import signal
+    import time
+
+    with chat_server(lambda n: 0.0) as server:
+        reference = run(tmp_path, "-o", str(tmp_path / "ref"), "--llm", server.spec())
+        calls_for_all = len(server.questions)
+    assert reference.returncode == 0 and calls_for_all >= 4
+    out = tmp_path / "out"
+    slow = [True]  # the first run's model hangs from its 3rd call on; the resumed run's answers at once
+    with chat_server(lambda n: 20.0 if slow[0] and n >= 2 else 0.0) as server:
+        env = child_env(tmp_path, KGREASON_LLM_CACHE="off")
+        argv = kgreason_argv("run", str(SAMPLE), "-o", str(out), "--llm", server.spec(), "--workers", "4")
+        first = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True)
+        while len(server.questions) < 3:  # one call hangs now
+            time.sleep(0.05)
+        time.sleep(1.0)  # the questions after it finish meanwhile
+        sent = time.monotonic()
+        first.send_signal(signal.SIGTERM)
+        _, stderr = first.communicate(timeout=60)
+        assert first.returncode == 130 and time.monotonic() - sent < 5.0, stderr
+        lines = [json.loads(x) for x in (out / "result.trace.jsonl").read_text(encoding="utf-8").splitlines()]
+        done = [e["query_id"] for e in lines if e.get("status") == "ok"]
+        written = [r["query_id"] for r in json.loads((out / "result.json").read_text(encoding="utf-8"))]
+        assert sorted(written) == sorted(done) and 2 < len(done) < 47
+        asked_first = len(server.questions)
+        slow[0] = False
+        resumed = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+        assert resumed.returncode == 0, resumed.stderr
+        assert f"{len(done)} resumed" in resumed.stderr
+        asked_again = len(server.questions) - asked_first
+    hanging = asked_first - 2  # calls still in flight when stopped: asked again, nothing else is
+    assert asked_again <= calls_for_all - 2 and asked_again >= hanging
+    assert (out / "result.json").read_bytes() == (tmp_path / "ref" / "result.json").read_bytes()

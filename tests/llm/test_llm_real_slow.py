@@ -104,7 +104,7 @@ def test_llama_cpp_server_schema_call_then_cache_hit(llama_server: str, tmp_path
 
 def test_llama_cpp_server_two_workers_write_what_one_writes(llama_server: str, tmp_path: Path) -> None:
     """`kgreason run --workers 2` against the real server: the same result.json and trace (timings aside) as one
-    worker, on 6 questions of the sample with the model asked on each."""
+    worker, on 4 questions of the sample with the model asked on each (about 4 minutes on 2 busy cores)."""
     import json
 
     from kgreason.data.loader import load_dataset
@@ -114,7 +114,7 @@ def test_llama_cpp_server_two_workers_write_what_one_writes(llama_server: str, t
 
     sample = Path(__file__).resolve().parents[2] / "examples" / "sample"
     dataset, _ = load_dataset(sample, check_gold=False)
-    only = [q.query_id for q in dataset.questions][:6]
+    only = [q.query_id for q in dataset.questions][:4]
     ask_always = ReasonerConfig(llm_margin=1e9, llm_confirm_single=True)
 
     def timeless(line: str) -> dict[str, object]:
@@ -134,8 +134,8 @@ def test_llama_cpp_server_two_workers_write_what_one_writes(llama_server: str, t
             summary = run_dataset(dataset, Reasoner(dataset, ask_always, llm=llm), out, only=only, workers=workers)
         finally:
             close_llm(llm)
-        assert summary.answered == 6 and summary.fallback == 0
-        assert summary.llm_calls >= 4  # the real model was asked
+        assert summary.answered == 4 and summary.fallback == 0
+        assert summary.llm_calls >= 3  # the real model was asked
         trace = [timeless(x) for x in out.with_name("result.trace.jsonl").read_text(encoding="utf-8").splitlines()]
         outputs.append((out.read_bytes(), trace))
     assert outputs[1] == outputs[0]
