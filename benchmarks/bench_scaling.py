@@ -201,6 +201,7 @@ def main() -> int:
     ap.add_argument("--latency", type=float, default=0.2)
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--kill-after", type=int, default=15, help="kill server 2 after it answered this many requests")
+    ap.add_argument("--endpoints-only", action="store_true", help="only part 3 (two endpoints, one killed)")
     args = ap.parse_args()
     ns = [int(x) for x in args.workers.split(",")]
     work = Path(tempfile.mkdtemp(prefix="kgreason-scaling-"))
@@ -212,20 +213,14 @@ def main() -> int:
             f"{args.questions} questions ({args.data.name} replicated); fake server: {args.latency * 1000:.0f} ms "
             f"per reply, {args.concurrency} at once; reply cache off"
         )
-        every = ReasonerConfig(llm_margin=1e9, llm_confirm_single=True)
-        ok = scaling(
-            data, work, server.url, every, "every-question (model asked on every question)", ns, args.questions
-        )
-        ends = sorted({ns[0], 8 if 8 in ns else ns[-1]})
-        ok &= scaling(
-            data,
-            work,
-            server.url,
-            ReasonerConfig(),
-            "default (model asked among close candidates)",
-            ends,
-            args.questions,
-        )
+        ok = True
+        if not args.endpoints_only:
+            every = ReasonerConfig(llm_margin=1e9, llm_confirm_single=True)
+            label = "every-question (model asked on every question)"
+            ok &= scaling(data, work, server.url, every, label, ns, args.questions)
+            ends = sorted({ns[0], 8 if 8 in ns else ns[-1]})
+            label = "default (model asked among close candidates)"
+            ok &= scaling(data, work, server.url, ReasonerConfig(), label, ends, args.questions)
         server.kill()
         ok &= killed_endpoint(data, work, args.latency, args.concurrency, args.questions, args.kill_after)
         return 0 if ok else 1

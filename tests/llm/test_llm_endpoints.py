@@ -194,3 +194,33 @@ def test_fake_server_replies_fit_the_schema() -> None:
         "required": ["choice", "ids", "k"],
     }
     assert schema_instance(schema) == {"choice": "C2", "ids": [3, 3], "k": "x"}
+
+
+def test_a_late_success_of_a_request_sent_before_the_failure_does_not_bring_an_endpoint_back() -> None:
+    """Two requests in flight on one endpoint when it dies: one fails (left out), the other had its reply already
+    and ends ok afterwards. Only the probe after the cool-down may take the endpoint back (seen in the benchmark:
+    the endpoint came back at once and the next request hit a closed port)."""
+    config = LLMConfig(response_cache=False, retries=0)
+    now = [0.0]
+    said: list[str] = []
+    pool = EndpointPool(
+        [ServedLLM("http://127.0.0.1:9/v1", "m", config), ServedLLM("http://127.0.0.1:10/v1", "m", config)],
+        model="m",
+        dialect="json_schema",
+        timeout=10.0,
+        cooldown=30.0,
+        notice=said.append,
+        clock=lambda: now[0],
+    )
+    try:
+        first, second = pool._pick(set()), pool._pick({1})  # both on endpoint 0
+        assert first == (0, False) and second == (0, False)
+        pool._after(0, False, True, "RemoteProtocolError")  # one fails: left out
+        pool._after(0, False, False, "")  # the other ends ok afterwards
+        assert not pool.health()[0]["healthy"] and len(said) == 1
+        now[0] = 31.0
+        assert pool._pick(set()) == (0, True)  # the probe
+        pool._after(0, True, False, "")
+        assert pool.health()[0]["healthy"] and "answers again" in said[-1]
+    finally:
+        pool.close()

@@ -97,39 +97,45 @@ class EndpointPool:
         with self._lock:
             return [h.as_dict() for h in self._health]
 
-    def _pick(self, tried: set[int]) -> int | None:
-        """The endpoint for the next attempt (its in-flight count taken), or None when none is usable: an endpoint
-        due for its probe first, else the healthy one with the fewest requests in flight."""
+    def _pick(self, tried: set[int]) -> tuple[int, bool] | None:
+        """The endpoint for the next attempt (its in-flight count taken) and whether the attempt is its probe, or
+        None when none is usable: an endpoint due for its probe first, else the healthy one with the fewest
+        requests in flight."""
         now = self._clock()
         with self._lock:
             n = len(self._health)
             order = [(self._turn + k) % n for k in range(n)]
             self._turn = (self._turn + 1) % n
             chosen: int | None = None
+            probe = False
             for i in order:
                 h = self._health[i]
                 if i in tried:
                     continue
                 if h.down_until is not None:
                     if now >= h.down_until and not h.probing:
-                        h.probing = True
+                        h.probing = probe = True
                         chosen = i
                         break
                     continue
                 if chosen is None or h.in_flight < self._health[chosen].in_flight:
                     chosen = i
-            if chosen is not None:
-                self._health[chosen].in_flight += 1
-                self._health[chosen].requests += 1
-            return chosen
+            if chosen is None:
+                return None
+            self._health[chosen].in_flight += 1
+            self._health[chosen].requests += 1
+            return chosen, probe
 
-    def _after(self, i: int, failed: bool, message: str) -> None:
+    def _after(self, i: int, probe: bool, failed: bool, message: str) -> None:
+        """Book an attempt's outcome. Only the probe brings a left-out endpoint back: a request sent before it
+        failed may still succeed afterwards, which says nothing about it now."""
         said = ""
         with self._lock:
             h = self._health[i]
             h.in_flight -= 1
             was_down = h.down_until is not None
-            h.probing = False
+            if probe:
+                h.probing = False
             if failed:
                 h.failures += 1
                 h.down_until = self._clock() + self._cooldown
@@ -139,7 +145,7 @@ class EndpointPool:
                         f"LLM endpoint {h.url} failed ({message[:160]}); left out for {self._cooldown:g} s, its "
                         "requests go to the other endpoints"
                     )
-            elif was_down:
+            elif was_down and probe:
                 h.down_until = None
                 said = f"LLM endpoint {h.url} answers again; requests go to it too"
         if said and self._notice is not None:
@@ -151,14 +157,15 @@ class EndpointPool:
         deadline = start + self._timeout  # one total deadline, whichever endpoints answer
         tried: set[int] = set()
         last: LLMResult | None = None
-        while time.monotonic() < deadline and (i := self._pick(tried)) is not None:
+        while time.monotonic() < deadline and (picked := self._pick(tried)) is not None:
+            i, probe = picked
             tried.add(i)
             try:
                 attempt = self._endpoints[i].attempt(messages, schema, max_tokens=max_tokens, deadline=deadline)
             except BaseException:
-                self._after(i, False, "")
+                self._after(i, probe, False, "")
                 raise
-            self._after(i, attempt.endpoint_fault, getattr(attempt.result, "message", ""))
+            self._after(i, probe, attempt.endpoint_fault, getattr(attempt.result, "message", ""))
             if not attempt.endpoint_fault:
                 # Named after the pool, not the endpoint that answered: which one did depends on timing, and the
                 # trace must not (it is the same for any number of workers).
