@@ -104,7 +104,7 @@ def test_llama_cpp_server_schema_call_then_cache_hit(llama_server: str, tmp_path
 
 def test_llama_cpp_server_two_workers_write_what_one_writes(llama_server: str, tmp_path: Path) -> None:
     """`kgreason run --workers 2` against the real server: the same result.json and trace (timings aside) as one
-    worker, on 4 questions of the sample with the model asked on each (about 4 minutes on 2 busy cores)."""
+    worker, on 4 questions of the sample with the model asked on each (6 minutes at load 13 on 2 cores)."""
     import json
 
     from kgreason.data.loader import load_dataset
