@@ -17,6 +17,7 @@ from kgreason.commands.chat import register as register_chat
 from kgreason.commands.conventions import register as register_conventions
 from kgreason.commands.evalset import register as register_evalset
 from kgreason.commands.mecha import register as register_mecha
+from kgreason.commands.merge import register as register_merge
 from kgreason.commands.models import register as register_models
 from kgreason.commands.run import register as register_run
 from kgreason.commands.score import register as register_score
@@ -63,6 +64,7 @@ register_chat(app)
 register_conventions(app)
 register_evalset(app)
 register_mecha(app)
+register_merge(app)
 register_models(app)
 register_run(app)
 register_score(app)

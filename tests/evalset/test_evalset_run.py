@@ -132,3 +132,31 @@ def test_an_item_that_raises_is_recorded_and_the_run_goes_on(tmp_path: Path) -> 
     dialogue = run_dialogues(corpus, read_evalset(ev / "multi_turn.json"), None, None, lambda _: None)
     assert dialogue[0]["turns"][0]["kind"] == "error"
     assert summarise("multi_turn", dialogue)["turns"] == 3
+
+
+def test_workers_give_the_rows_one_worker_gives() -> None:
+    """`evalset run --workers N`: single items and dialogues (each its own session) at once, rows in set order."""
+    from kgreason.corpus.answer import Corpus
+    from kgreason.evalset.model import read_evalsets
+    from kgreason.evalset.run import run_dialogues, run_single
+
+    def first_id(messages: Any, schema: dict[str, Any]) -> dict[str, Any]:
+        return {k: v["enum"][0] for k, v in schema.get("properties", {}).items() if "enum" in v}
+
+    def timeless(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: timeless(v) for k, v in value.items() if k != "seconds"}
+        return [timeless(v) for v in value] if isinstance(value, list) else value
+
+    sample = REPO / "examples" / "sample"
+    sets = {s.name: s for s in read_evalsets(sample / "evalsets")}
+    out = {}
+    for workers in (1, 4):
+        corpus = Corpus.load(sample, llm=FakeLLM(first_id, delay=0.05))
+        corpus.prepare()
+        single = run_single(corpus, sets["relation_qa"], None, lambda _: None, workers=workers)
+        dialogues = run_dialogues(corpus, sets["multi_turn"], corpus.reasoner.llm, None, lambda _: None,
+                                  workers=workers)  # fmt: skip
+        out[workers] = (timeless(single), timeless(dialogues))
+    assert [r["id"] for r in out[4][0]] == [i.id for i in sets["relation_qa"].items]
+    assert out[4] == out[1]

@@ -100,3 +100,42 @@ def test_llama_cpp_server_schema_call_then_cache_hit(llama_server: str, tmp_path
         assert (summary["calls"], summary["cache_hits"], summary["failures"]) == (2, 1, 0)
     finally:
         close_llm(llm)
+
+
+def test_llama_cpp_server_two_workers_write_what_one_writes(llama_server: str, tmp_path: Path) -> None:
+    """`kgreason run --workers 2` against the real server: the same result.json and trace (timings aside) as one
+    worker, on 4 questions of the sample with the model asked on each (6 minutes at load 13 on 2 cores)."""
+    import json
+
+    from kgreason.data.loader import load_dataset
+    from kgreason.reason.config import ReasonerConfig
+    from kgreason.reason.reasoner import Reasoner
+    from kgreason.reason.runner import run_dataset
+
+    sample = Path(__file__).resolve().parents[2] / "examples" / "sample"
+    dataset, _ = load_dataset(sample, check_gold=False)
+    only = [q.query_id for q in dataset.questions][:4]
+    ask_always = ReasonerConfig(llm_margin=1e9, llm_confirm_single=True)
+
+    def timeless(line: str) -> dict[str, object]:
+        entry = json.loads(line)
+        return {k: v for k, v in entry.items() if k not in ("seconds", "seconds_by_stage")} | {
+            part: {k: v for k, v in entry[part].items() if k != "seconds"}
+            for part in ("llm", "reading")
+            if isinstance(entry.get(part), dict)
+        }
+
+    outputs = []
+    for workers in (1, 2):
+        config = LLMConfig(response_cache=False, timeout=300.0, retries=0, max_concurrency=2)
+        llm = create_llm(f"openai:{llama_server}#small?dialect=llamacpp", config)
+        try:
+            out = tmp_path / f"n{workers}" / "result.json"
+            summary = run_dataset(dataset, Reasoner(dataset, ask_always, llm=llm), out, only=only, workers=workers)
+        finally:
+            close_llm(llm)
+        assert summary.answered == 4 and summary.fallback == 0
+        assert summary.llm_calls >= 3  # the real model was asked
+        trace = [timeless(x) for x in out.with_name("result.trace.jsonl").read_text(encoding="utf-8").splitlines()]
+        outputs.append((out.read_bytes(), trace))
+    assert outputs[1] == outputs[0]

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from kgreason.commands import open_llm
+from kgreason.commands import open_llm, usable_workers
 from kgreason.commands.ask import LLM_HELP
 from kgreason.corpus.answer import Corpus
 from kgreason.data.jsonio import read_text, write_json_atomic
@@ -27,6 +27,7 @@ from kgreason.evalset.run import (
 from kgreason.evalset.score import judge
 from kgreason.evalset.texts import TEXTS_DIR, write_texts
 from kgreason.llm.factory import close_llm
+from kgreason.parallel import check_workers
 from kgreason.text.terminal import safe_text
 
 HELP = (
@@ -95,22 +96,33 @@ def run_command(
     only: Annotated[
         list[str] | None, typer.Option("--set", metavar="NAME", help=f"Only this set ({', '.join(ALL_SETS)}).")
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            metavar="N",
+            help="Items (and dialogues, each in its own session) answered at once with a served model; the results "
+            "are the same for every N. The embedded model and --llm none answer one at a time. docs/scaling.md.",
+        ),
+    ] = 1,
 ) -> None:
+    check_workers(workers)
     sets = _selected(read_evalsets(eval_dir), only)
     out_dir = output or eval_dir / RESULTS_DIR
-    model = open_llm(llm)
+    model = open_llm(llm, workers=workers)
     judge_llm = open_llm(judge_spec) if judge_spec else None
     settings = {"data": str(data), "llm": llm, "judge": judge_spec}
     try:
+        workers = usable_workers(model, workers, lambda text: typer.echo(safe_text(text), err=True))
         corpus = Corpus.load(data, llm=model)
         corpus.prepare()
         summaries: dict[str, dict[str, Any]] = {}
         for evalset in sets:
             typer.echo(f"{evalset.name}: {len(evalset.items) or len(evalset.dialogues)} items", err=True)
             if evalset.dialogues:
-                rows = run_dialogues(corpus, evalset, model, judge_llm, _quiet)
+                rows = run_dialogues(corpus, evalset, model, judge_llm, _quiet, workers=workers)
             else:
-                rows = run_single(corpus, evalset, judge_llm, _quiet)
+                rows = run_single(corpus, evalset, judge_llm, _quiet, workers=workers)
             summaries[evalset.name] = write_results(out_dir, evalset.name, evalset.description, rows, settings)
     finally:
         close_llm(model)

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from kgreason.commands import LLM_CHOICE_HELP, Command, examples, open_llm
+from kgreason.commands import LLM_CHOICE_HELP, WORKERS_HELP, Command, examples, open_llm, usable_workers
 from kgreason.commands.interrupt import Interrupted, run_in_worker
 from kgreason.commands.run_output import check_writable, resolve_output, run_record_path, write_run_record
 from kgreason.commands.run_progress import RunProgress
@@ -26,10 +26,12 @@ from kgreason.data.records import Dataset
 from kgreason.errors import KgreasonError
 from kgreason.llm.accounting import Accounting
 from kgreason.llm.factory import close_llm, llm_accounting
+from kgreason.parallel import check_workers
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
 from kgreason.reason.runner import (
     RunSummary,
+    Shard,
     check_resumable,
     default_trace_path,
     run_dataset,
@@ -55,6 +57,9 @@ HELP = "\n\n".join(
         "failed (the program's best answer was kept) are asked again on a resume unless --no-retry-failed. A "
         "second run to the same output while one is running is refused, naming it. Faults and limits: "
         "docs/reliability.md.",
+        "--workers N answers N questions at once with a served model (openai:URL#MODEL, or "
+        "openai:URL1,URL2#MODEL for one model on several servers: requests go to the healthy ones, a failing server "
+        "is left out for a while); the output is the same for every N. docs/scaling.md.",
         "-o names a folder (an existing one, or a path without a file extension: result.json, "
         "result.trace.jsonl and result.run.json go inside) or the result file itself.",
         "Exit status: 0 all answered as configured; 2 bad input, settings or output path; 3 result written, but "
@@ -64,6 +69,7 @@ HELP = "\n\n".join(
             "kgreason run examples/sample -o runs/sample --llm none",
             "kgreason run DATA -o runs/x --llm embedded",
             "kgreason run DATA -o runs/x/result.json --llm 'openai:http://127.0.0.1:8000/v1#qwen'",
+            "kgreason run DATA -o runs/x --workers 8 --llm 'openai:http://gpu1:8000/v1,http://gpu2:8000/v1#qwen'",
         ),
         "See docs/method.md for how it works.",
     ]
@@ -161,6 +167,16 @@ def run(
             "Mecha-QA-like KGs and lowers the CCKS-style sets, so it is off by default).",
         ),
     ] = "none",
+    workers: Annotated[int, typer.Option("--workers", metavar="N", help=WORKERS_HELP)] = 1,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            metavar="K/N",
+            help="Only part K of N: every N-th question from the K-th (one machine's share; `kgreason merge` joins "
+            "the parts, docs/scaling.md).",
+        ),
+    ] = None,
     conventions_file: Annotated[
         Path | None,
         typer.Option(
@@ -172,6 +188,8 @@ def run(
     ] = None,
 ) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    check_workers(workers)
+    part = Shard.parse(shard) if shard is not None else None
     result_path = resolve_output(output)
     trace_path = trace or default_trace_path(result_path)
     record_path = run_record_path(result_path)
@@ -202,8 +220,9 @@ def run(
     fresh = no_resume or not trace_path.exists()  # a new journal starts a new run record too
     started = datetime.now(UTC).isoformat(timespec="seconds")
     say = _printer(err)
-    model = open_llm(llm)
+    model = open_llm(llm, workers=workers)
     try:
+        workers = usable_workers(model, workers, say)
         if relevance_kind != "none" or relations != "none":
             say("loading the e5 embedder and the relevance / relation models ...")
         scorer, embedder = load_relevance(relevance_kind)
@@ -237,6 +256,8 @@ def run(
                 settings=settings,
                 stop=stop,
                 summary=summary,
+                workers=workers,
+                shard=part,
             )
 
         with progress:

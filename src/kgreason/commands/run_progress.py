@@ -1,5 +1,8 @@
 """What `kgreason run` shows while it answers: the question in flight, done/total, elapsed, ETA, LLM seconds.
 
+With several workers several questions are in flight: the line shows the oldest of them (the one the ordered
+output waits for) and how many more are running.
+
 On a terminal: a live bar (rich). Without one (CI logs, nohup, a file): plain lines, the first at once and then one
 at most every `every` seconds, plus the last — so a log never stays silent for long and never floods.
 """
@@ -69,7 +72,7 @@ class RunProgress:
         self.llm_seconds = 0.0
         self._started = time.monotonic()
         self._last_line = 0.0
-        self._current = ""
+        self._flying: dict[str, Question] = {}  # in flight by query_id, oldest first
 
     def __enter__(self) -> RunProgress:
         self._progress.start()
@@ -95,25 +98,40 @@ class RunProgress:
             self._say(f"answering {total - resumed} question(s)")
 
     def begin(self, q: Question) -> None:
-        qid = safe_text(q.query_id, newlines=False)
         with self._lock:
-            self._current = f"{qid} {_short(q.question, QUESTION_CELLS)}"
-        # On a terminal the whole line must fit its width, or rich squeezes the counts into "0…".
-        room = max(0, self._console.width - LIVE_FIXED_CELLS - cell_len(qid))
-        shown = f"{qid} {_short(q.question, room)}" if room >= 6 else qid
-        self._progress.update(self._task, now=shown, eta=self._eta())
+            self._flying[q.query_id] = q
+        self._show_current()
         self._maybe_line()
 
     def finished(self, q: Question, entry: dict[str, Any]) -> None:
         with self._lock:
             self.done += 1
+            self._flying.pop(q.query_id, None)
             for part in ("reading", "llm"):  # the LLM reads the question, then may choose among candidates
                 llm = entry.get(part)
                 if isinstance(llm, dict) and llm.get("asked"):
                     self.llm_seconds += float(llm.get("seconds", 0.0))
         self._progress.update(self._task, completed=self.done, eta=self._eta())
+        self._show_current()
         if self.done == self.total:
             self._maybe_line(force=True)
+
+    def _oldest(self) -> tuple[Question | None, int]:
+        """The oldest question in flight and how many others are."""
+        with self._lock:
+            oldest = next(iter(self._flying.values()), None)
+            return oldest, max(0, len(self._flying) - 1)
+
+    def _show_current(self) -> None:
+        oldest, more = self._oldest()
+        if oldest is None:
+            return
+        qid = safe_text(oldest.query_id, newlines=False)
+        extra = f" +{more}" if more else ""
+        # On a terminal the whole line must fit its width, or rich squeezes the counts into "0…".
+        room = max(0, self._console.width - LIVE_FIXED_CELLS - cell_len(qid) - len(extra))
+        shown = f"{qid} {_short(oldest.question, room)}" if room >= 6 else qid
+        self._progress.update(self._task, now=shown + extra, eta=self._eta())
 
     def _eta(self) -> str:
         answered_now = self.done - self.resumed
@@ -132,8 +150,11 @@ class RunProgress:
             if self.llm_seconds:
                 parts.append(f"LLM {self.llm_seconds:.1f} s")
             line = ", ".join(parts)
-            if self._current and self.done < self.total:
-                line += f"; now {self._current}"
+            oldest = next(iter(self._flying.values()), None)
+            if oldest is not None and self.done < self.total:
+                more = len(self._flying) - 1
+                line += f"; now {safe_text(oldest.query_id, newlines=False)} {_short(oldest.question, QUESTION_CELLS)}"
+                line += f" (+{more} more in flight)" if more else ""
             return line
 
     def _maybe_line(self, *, force: bool = False) -> None:

@@ -13,6 +13,7 @@ A question asking how an event went (`…的经过是什么`) gets an ordered ac
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -135,6 +136,9 @@ class Corpus:
         self.reasoner = Reasoner(view, config, llm=llm, conventions=conventions)
         self.index = CorpusIndex(list(self.doc_ids), self.reasoner.index, self.reasoner.names)
         self._joined: dict[str, JoinedKG] = {}
+        # Joined KGs are added while answering; threads (`evalset run --workers`, the web server) must not see one
+        # half-added (its document registered before its triples would give the reasoner an empty index).
+        self._joining = threading.Lock()
 
     @classmethod
     def load(cls, root: Path, **kwargs: Any) -> Corpus:
@@ -195,12 +199,13 @@ class Corpus:
         """The document id the reasoner answers over: the document itself, or the join of several."""
         if len(doc_ids) == 1:
             return doc_ids[0]
-        joined = join_kgs(self._kgs, doc_ids)
-        if joined.doc_id not in self._joined:
-            self._joined[joined.doc_id] = joined
-            self._kgs[joined.doc_id] = joined.triples
-            text = "\n".join(self._documents[d].content for d in doc_ids if d in self._documents)
-            self._documents[joined.doc_id] = Document(joined.doc_id, text)
+        with self._joining:
+            joined = join_kgs(self._kgs, doc_ids)
+            if joined.doc_id not in self._joined:
+                self._kgs[joined.doc_id] = joined.triples
+                text = "\n".join(self._documents[d].content for d in doc_ids if d in self._documents)
+                self._documents[joined.doc_id] = Document(joined.doc_id, text)
+                self._joined[joined.doc_id] = joined
         return joined.doc_id
 
     def _documents_of(self, target: str, triple: PathTriple) -> tuple[str, ...]:

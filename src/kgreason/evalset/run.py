@@ -18,9 +18,10 @@ from kgreason.corpus.answer import Corpus, CorpusAnswer, failed_answer
 from kgreason.corpus.dialogue import Resolution, Turn
 from kgreason.corpus.session import ChatSession
 from kgreason.data.jsonio import write_json_atomic
-from kgreason.evalset.model import EvalSet
+from kgreason.evalset.model import Dialogue, EvalItem, EvalSet
 from kgreason.evalset.score import judge, keyword_score
 from kgreason.llm.types import LLM
+from kgreason.parallel import ordered_map
 from kgreason.text.normalize import normalize_text
 
 RESULTS_DIR = "results"
@@ -54,9 +55,12 @@ def _score_row(row: dict[str, Any], keywords: list[str], question: str, expected
         row["judge"] = judge(llm, question, expected, row["answer"])
 
 
-def run_single(corpus: Corpus, evalset: EvalSet, judge_llm: LLM | None, progress: ProgressFn) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    for item in evalset.items:
+def run_single(
+    corpus: Corpus, evalset: EvalSet, judge_llm: LLM | None, progress: ProgressFn, *, workers: int = 1
+) -> list[dict[str, Any]]:
+    """One row per item, in the set's order; `workers` items at once (`kgreason.parallel`)."""
+
+    def one(item: EvalItem) -> dict[str, Any]:
         try:
             answer = corpus.answer(item.question)
         except Exception as exc:  # one failing item must not end the evaluation; the row says why
@@ -70,16 +74,28 @@ def run_single(corpus: Corpus, evalset: EvalSet, judge_llm: LLM | None, progress
             **_answer_row(answer),
         }
         _score_row(row, list(item.keywords), item.question, item.expected_answer, judge_llm)
+        return row
+
+    rows: list[dict[str, Any]] = []
+    for item, row in ordered_map(one, evalset.items, workers=workers):
         rows.append(row)
         progress(f"{item.id}: {row['keyword_score']}")
     return rows
 
 
 def run_dialogues(
-    corpus: Corpus, evalset: EvalSet, llm: LLM | None, judge_llm: LLM | None, progress: ProgressFn
+    corpus: Corpus,
+    evalset: EvalSet,
+    llm: LLM | None,
+    judge_llm: LLM | None,
+    progress: ProgressFn,
+    *,
+    workers: int = 1,
 ) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    for dialogue in evalset.dialogues:
+    """One row per dialogue, in the set's order, its turns in order; `workers` dialogues at once (each has its own
+    session)."""
+
+    def one(dialogue: Dialogue) -> dict[str, Any]:
         session = ChatSession(corpus, llm=llm)
         turns: list[dict[str, Any]] = []
         for t in dialogue.turns:
@@ -103,8 +119,12 @@ def run_dialogues(
                 row["resolution_correct"] = normalize_text(t.referent) in normalize_text(turn.resolution.text)
             _score_row(row, list(t.expected_points), turn.resolution.text, "；".join(t.expected_points), judge_llm)
             turns.append(row)
-        rows.append({"id": dialogue.id, "scenario": dialogue.scenario, "turns": turns})
-        progress(f"{dialogue.id}: {[r['keyword_score'] for r in turns]}")
+        return {"id": dialogue.id, "scenario": dialogue.scenario, "turns": turns}
+
+    rows: list[dict[str, Any]] = []
+    for dialogue, row in ordered_map(one, evalset.dialogues, workers=workers):
+        rows.append(row)
+        progress(f"{dialogue.id}: {[r['keyword_score'] for r in row['turns']]}")
     return rows
 
 

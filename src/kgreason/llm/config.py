@@ -19,6 +19,7 @@ ENV_RESPONSE_CACHE = "KGREASON_LLM_CACHE"  # "off" disables the response cache; 
 ENV_TIMEOUT = "KGREASON_LLM_TIMEOUT"
 ENV_CONCURRENCY = "KGREASON_LLM_CONCURRENCY"
 ENV_BREAKER = "KGREASON_LLM_BREAKER"  # "N" or "N,SECONDS": breaker_failures (0 = off) and breaker_cooldown
+ENV_ENDPOINT_COOLDOWN = "KGREASON_LLM_ENDPOINT_COOLDOWN"  # seconds a failed endpoint of several is left out
 API_KEY_ENVS = ("KGREASON_API_KEY", "OPENAI_API_KEY")  # tried in this order when `api_key_env` is not set
 
 _OFF = frozenset({"0", "off", "false", "no", "none"})
@@ -45,7 +46,10 @@ class LLMConfig:
             `circuit_open`, and the program's own choice stands); 0 disables the breaker.
         breaker_cooldown: seconds before a model whose breaker opened is tried again (one trial call).
         retry_backoff: seconds before the first retry; doubled for each further retry.
-        max_concurrency: requests in flight at once per served model, and the default batch thread-pool size.
+        endpoint_cooldown: with several endpoints for one model (`openai:URL1,URL2#MODEL`), seconds an endpoint
+            that failed is left out before one request probes it again (kgreason.llm.endpoints).
+        max_concurrency: requests in flight at once per server endpoint, and the default batch thread-pool size
+            (`kgreason run --workers N` raises it to N unless KGREASON_LLM_CONCURRENCY sets it).
         n_threads: CPU threads for the embedded model.
         n_ctx: context window of the embedded model in tokens (prompts here are short: retrieved tens of triples).
         n_batch: prompt-processing batch size of the embedded model.
@@ -69,6 +73,7 @@ class LLMConfig:
     max_reply_bytes: int = 16 * 1024 * 1024
     breaker_failures: int = 5
     breaker_cooldown: float = 60.0
+    endpoint_cooldown: float = 10.0
     max_concurrency: int = 4
     n_threads: int = 2
     n_ctx: int = 4096
@@ -84,6 +89,8 @@ class LLMConfig:
             raise KgreasonError(f"LLM timeout must be positive, got {self.timeout}")
         if self.max_reply_bytes < 1024:
             raise KgreasonError(f"LLM max_reply_bytes must be >= 1024, got {self.max_reply_bytes}")
+        if self.endpoint_cooldown < 0:
+            raise KgreasonError(f"LLM endpoint_cooldown must be >= 0, got {self.endpoint_cooldown}")
         if self.breaker_failures < 0 or self.breaker_cooldown < 0:
             raise KgreasonError(
                 f"LLM breaker_failures and breaker_cooldown must be >= 0, got {self.breaker_failures} and "
@@ -111,7 +118,12 @@ class LLMConfig:
                 values["response_cache"] = False
             elif cache.strip().lower() not in {"1", "on", "true", "yes"}:
                 values["response_cache_path"] = Path(cache)
-        for name, key, kind in ((ENV_TIMEOUT, "timeout", float), (ENV_CONCURRENCY, "max_concurrency", int)):
+        numbers = (
+            (ENV_TIMEOUT, "timeout", float),
+            (ENV_CONCURRENCY, "max_concurrency", int),
+            (ENV_ENDPOINT_COOLDOWN, "endpoint_cooldown", float),
+        )
+        for name, key, kind in numbers:
             if env.get(name):
                 try:
                     values[key] = kind(env[name])

@@ -2,7 +2,7 @@
 
 Every model the factory builds is stacked as `AccountedLLM(CachedLLM(CircuitBreakerLLM(backend)))` (without
 `CachedLLM` when the response cache is off); an ensemble holds such stacks as members, so cache keys and
-accounting stay per model.
+accounting stay per model. A model on several servers has an `EndpointPool` of `ServedLLM`s as its backend.
 Loading happens here, explicitly: the returned object owns the loaded models, HTTP clients and cache connection,
 and `close_llm` releases them.
 """
@@ -10,6 +10,7 @@ and `close_llm` releases them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from kgreason.errors import KgreasonError
@@ -18,6 +19,7 @@ from kgreason.llm.breaker import CircuitBreakerLLM
 from kgreason.llm.cache import CachedLLM, ResponseCache
 from kgreason.llm.config import LLMConfig
 from kgreason.llm.embedded import EmbeddedLLM
+from kgreason.llm.endpoints import EndpointPool
 from kgreason.llm.ensemble import EnsembleLLM
 from kgreason.llm.models import asset_for_spec
 from kgreason.llm.served import ServedLLM
@@ -31,7 +33,19 @@ def _backend(member: MemberSpec, config: LLMConfig, progress: Callable[[str], No
         if asset is None:  # parse_spec only produces known names; kept as a guard for new assets
             raise KgreasonError(f"no embedded model named {member.model!r}")
         return EmbeddedLLM.load(asset, config, progress=progress)
-    return ServedLLM(member.base_url, member.model, config, dialect=member.dialect)
+    if not member.more_urls:
+        return ServedLLM(member.base_url, member.model, config, dialect=member.dialect)
+    # Several endpoints: a failed request moves on to the next endpoint instead of being retried on its own.
+    each = replace(config, retries=0)
+    endpoints = [ServedLLM(url, member.model, each, dialect=member.dialect) for url in member.base_urls]
+    return EndpointPool(
+        endpoints,
+        model=member.model,
+        dialect=endpoints[0].dialect,
+        timeout=config.timeout,
+        cooldown=config.endpoint_cooldown,
+        notice=progress,
+    )
 
 
 def _close(obj: Any) -> None:
@@ -100,6 +114,20 @@ def llm_accounting(llm: LLM | None) -> Accounting | None:
             if isinstance(member, AccountedLLM):
                 return member.accounting
     return None
+
+
+def answers_concurrently(llm: LLM | None) -> bool:
+    """Whether several calls to `llm` at once gain anything: every model behind it is served over HTTP (a server
+    batches concurrent requests). An in-process model serialises its calls on the same cores; no model has nothing
+    to wait for."""
+    if llm is None:
+        return False
+    if isinstance(llm, EnsembleLLM):
+        return all(answers_concurrently(m) for m in llm.members)
+    if isinstance(llm, ServedLLM | EndpointPool):
+        return True
+    inner = getattr(llm, "inner", None)  # the wrappers: accounting, cache, breaker
+    return answers_concurrently(inner) if inner is not None else False
 
 
 def close_llm(llm: LLM | None) -> None:

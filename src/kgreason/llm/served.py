@@ -49,6 +49,15 @@ class _HttpBody:
 class _HttpFailure:
     kind: FailureKind
     message: str
+    endpoint_fault: bool = True  # the server's fault (down, overloaded, broken), not the request's (HTTP 4xx)
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One call's result, and whether it failed for the endpoint's sake (another endpoint might answer it)."""
+
+    result: LLMResult
+    endpoint_fault: bool = False
 
 
 _RETRY_STATUS = frozenset({429, 502, 503, 504})
@@ -102,24 +111,44 @@ class ServedLLM:
         """What, besides the request, determines the reply (used in response-cache keys)."""
         return {"backend": "openai", "url": self._base_url, "model": self._model, "dialect": self._dialect}
 
+    @property
+    def base_url(self) -> str:
+        return self._base_url
+
     def complete_json(self, messages: list[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256) -> LLMResult:
+        return self.attempt(messages, schema, max_tokens=max_tokens).result
+
+    def attempt(
+        self,
+        messages: list[ChatMessage],
+        schema: dict[str, Any],
+        *,
+        max_tokens: int = 256,
+        deadline: float | None = None,
+    ) -> Attempt:
+        """`complete_json`, ended by `deadline` (a `time.monotonic()` value; default: now + timeout), telling
+        whether a failure was the endpoint's (see `kgreason.llm.endpoints`)."""
         check_schema(schema)
         body = build_body(self._dialect, self._model, messages, schema, max_tokens=max_tokens, seed=self._config.seed)
         start = time.monotonic()
-        deadline = start + self._config.timeout
+        deadline = start + self._config.timeout if deadline is None else deadline
         with self._slots:
             outcome = self._call_until(body, deadline)
         seconds = time.monotonic() - start
         if isinstance(outcome, _HttpFailure):
-            return LLMFailure(kind=outcome.kind, message=outcome.message, model=self.name, usage=Usage(seconds=seconds))
+            usage = Usage(seconds=seconds)
+            failure = LLMFailure(kind=outcome.kind, message=outcome.message, model=self.name, usage=usage)
+            return Attempt(failure, outcome.endpoint_fault)
         try:
             reply = parse_body(self._dialect, outcome.data)
         except MalformedResponse as exc:
-            return LLMFailure(
+            failure = LLMFailure(
                 kind="server_error", message=f"{self._url}: {exc}", model=self.name, usage=Usage(seconds=seconds)
             )
+            return Attempt(failure, endpoint_fault=True)
         usage = Usage(prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens, seconds=seconds)
-        return finish_reply(reply.text, schema, self.name, usage, cut_at=max_tokens if reply.truncated else None)
+        cut_at = max_tokens if reply.truncated else None
+        return Attempt(finish_reply(reply.text, schema, self.name, usage, cut_at=cut_at))
 
     def _timed_out(self) -> _HttpFailure:
         return _HttpFailure("timeout", f"{self._url}: no whole reply within {self._config.timeout:g} s")
@@ -163,12 +192,15 @@ class ServedLLM:
                 return _HttpFailure("server_error", f"{self._url}: {type(exc).__name__}: {exc}")
             if isinstance(outcome, tuple):
                 status, text = outcome
-                failure = _HttpFailure("server_error", f"{self._url}: HTTP {status}: {text[:200]}")
+                endpoint_fault = status in _RETRY_STATUS or status >= 500
+                failure = _HttpFailure("server_error", f"{self._url}: HTTP {status}: {text[:200]}", endpoint_fault)
                 if status in _RETRY_STATUS:
                     continue
                 return failure
             return outcome
-        return _HttpFailure(failure.kind, f"{failure.message} (after {attempts} attempt{'s' if attempts != 1 else ''})")
+        plural = "s" if attempts != 1 else ""
+        message = f"{failure.message} (after {attempts} attempt{plural})"
+        return _HttpFailure(failure.kind, message, failure.endpoint_fault)
 
     def _post_once(
         self, body: dict[str, Any], deadline: float, remaining: float, stop: threading.Event

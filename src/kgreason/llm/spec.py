@@ -6,6 +6,8 @@
     openai:URL#MODEL                       an OpenAI-compatible server; MODEL is the served model's name
     openai:URL#MODEL?dialect=NAME          ... with its schema dialect (json_schema, llamacpp, guided_json, ollama,
                                            prompt, or a server name: vllm, sglang, lmstudio, llama.cpp)
+    openai:URL1,URL2#MODEL                 one model on several servers: requests spread over the healthy ones
+                                           (kgreason.llm.endpoints); a comma starts a new URL only before http(s)://
     ensemble:SPEC,SPEC[,SPEC...]           several of the above, combined by vote
 
 Inside `ensemble:` a comma starts a new member only when it is followed by a member kind (`embedded`,
@@ -27,10 +29,12 @@ EXAMPLES = (
     "embedded",
     "embedded-small",
     "openai:http://127.0.0.1:8000/v1#qwen2.5-7b-instruct?dialect=vllm",
+    "openai:http://10.0.0.1:8000/v1,http://10.0.0.2:8000/v1#qwen2.5-7b-instruct",
     "ensemble:embedded,openai:http://127.0.0.1:8000/v1#qwen2.5-7b-instruct",
     "none",
 )
 # Also splits before `none`/`ensemble:` so that misuse gets a precise message instead of "unknown kind".
+_NEXT_URL = re.compile(r",\s*(?=https?://)", re.IGNORECASE)
 _MEMBER_START = re.compile(r",\s*(?=(?:embedded(?:-small)?|none)\s*(?:,|$)|openai:|ensemble:)", re.IGNORECASE)
 
 
@@ -49,6 +53,11 @@ class ServedSpec:
     base_url: str
     model: str
     dialect: Dialect | None = None  # None: LLMConfig.dialect
+    more_urls: tuple[str, ...] = ()  # further endpoints serving the same model
+
+    @property
+    def base_urls(self) -> tuple[str, ...]:
+        return (self.base_url, *self.more_urls)
 
 
 MemberSpec = EmbeddedSpec | ServedSpec
@@ -70,12 +79,16 @@ def _bad(spec: str, why: str) -> KgreasonError:
 def _parse_served(spec: str, body: str) -> ServedSpec:
     if "#" not in body:
         raise _bad(spec, "an openai: spec needs '#MODEL' after the server URL")
-    url, _, rest = body.rpartition("#")
+    url_text, _, rest = body.rpartition("#")
     model, _, query = rest.partition("?")
-    url, model = url.strip(), model.strip()
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise _bad(spec, f"{url!r} is not an http(s) URL")
+    model = model.strip()
+    urls = [u.strip().rstrip("/") for u in _NEXT_URL.split(url_text.strip())]
+    for url in urls:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise _bad(spec, f"{url!r} is not an http(s) URL")
+    if len(set(urls)) < len(urls):
+        raise _bad(spec, "the same server URL is listed twice")
     if not model:
         raise _bad(spec, "the model name after '#' is empty")
     dialect: Dialect | None = None
@@ -86,7 +99,7 @@ def _parse_served(spec: str, body: str) -> ServedSpec:
         if dialect is None:
             known = ", ".join([*DIALECTS, *DIALECT_ALIASES])
             raise _bad(spec, f"unknown dialect {value!r}; known: {known}")
-    return ServedSpec(base_url=url.rstrip("/"), model=model, dialect=dialect)
+    return ServedSpec(base_url=urls[0], model=model, dialect=dialect, more_urls=tuple(urls[1:]))
 
 
 def _parse_member(spec: str, text: str) -> MemberSpec:

@@ -14,6 +14,10 @@
   fallback answers in the result for good.
 - `stop` (an event set from another thread, e.g. on Ctrl-C) ends the run after the question in flight; what is
   done is written.
+- `workers` > 1 answers that many questions at once (for a served model: while one waits for the server, another
+  runs; `kgreason.parallel`). The journal, `result.json` and the summary are still written in question order from
+  this thread, so they are the same for every number of workers; on `stop`, answers finished after a question still
+  in flight are written too (nothing done is lost, nothing is asked twice on the resume).
 - A failed write (disk full, permissions) is a `KgreasonError` naming the file; the trace keeps what was answered.
 """
 
@@ -32,10 +36,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from kgreason.data.answers import parse_answer_record
-from kgreason.data.jsonio import remove_stray_temporaries, write_json_atomic
+from kgreason.data.jsonio import remove_stray_temporaries, write_json_atomic, write_text_atomic
 from kgreason.data.outlock import exclusive_outputs
 from kgreason.data.records import AnswerRecord, Dataset, Question
 from kgreason.errors import KgreasonError
+from kgreason.parallel import check_workers, ordered_map
 from kgreason.reason.reasoner import Reasoner, empty_record
 
 SETTINGS_KIND = "run-settings"
@@ -261,8 +266,30 @@ def _ends_with_newline(path: Path) -> bool:
         return fh.read(1) == b"\n"
 
 
-def select_questions(dataset: Dataset, only: list[str] | None, limit: int | None) -> list[Question]:
-    """The questions of this run: `only` (query ids) if given, then the first `limit` of them."""
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Part `index` (1-based) of `count`: every `count`-th question of the dataset, starting at the `index`-th."""
+
+    index: int
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        """`K/N` with 1 <= K <= N; `KgreasonError` otherwise."""
+        m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+        if m is None or not 1 <= int(m.group(1)) <= int(m.group(2)):
+            raise KgreasonError(f"--shard must be K/N with 1 <= K <= N (e.g. 2/4), got {text!r}")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    def holds(self, position: int) -> bool:
+        """Whether the question at 0-based `position` of the dataset is in this part."""
+        return position % self.count == self.index - 1
+
+
+def select_questions(
+    dataset: Dataset, only: list[str] | None, limit: int | None, shard: Shard | None = None
+) -> list[Question]:
+    """The questions of this run: `only` (query ids) if given, then those of `shard`, then the first `limit`."""
     qs = list(dataset.questions)
     if only:
         wanted = set(only)
@@ -270,6 +297,9 @@ def select_questions(dataset: Dataset, only: list[str] | None, limit: int | None
         if unknown:
             raise KgreasonError(f"--only {', '.join(unknown)}: no such query_id in {dataset.root}/qa.json")
         qs = [q for q in qs if q.query_id in wanted]
+    if shard is not None:
+        position = {q.query_id: i for i, q in enumerate(dataset.questions)}
+        qs = [q for q in qs if shard.holds(position[q.query_id])]
     if limit is not None:
         if limit < 0:
             raise KgreasonError(f"--limit must be 0 or more, got {limit}")
@@ -294,13 +324,17 @@ def run_dataset(
     settings: dict[str, Any] | None = None,
     stop: threading.Event | None = None,
     summary: RunSummary | None = None,
+    workers: int = 1,
+    shard: Shard | None = None,
 ) -> RunSummary:
     """Answer the selected questions, appending to the trace and writing `output` atomically.
 
     `settings` (JSON-serialisable) identify the configuration: recorded in a new journal, and checked against an
     existing one before resuming (`KgreasonError` when they differ). `retry_failed` asks again the resumed
     questions whose model call had failed. `summary`, when given, is filled in place as the run goes (a caller on
-    another thread can read the counts of an interrupted run)."""
+    another thread can read the counts of an interrupted run). `workers` questions are answered at once (the
+    reasoner's LLM calls then overlap; see the module's note)."""
+    check_workers(workers)
     trace_path = trace_path or default_trace_path(output)
     with exclusive_outputs(output, trace_path):  # a second run to the same output is refused, naming this one
         remove_stray_temporaries(output)  # a run killed while saving left them; under the lock none is live
@@ -320,6 +354,8 @@ def run_dataset(
             settings=settings,
             stop=stop,
             summary=summary,
+            workers=workers,
+            shard=shard,
         )
 
 
@@ -340,8 +376,10 @@ def _run_locked(
     settings: dict[str, Any] | None,
     stop: threading.Event | None,
     summary: RunSummary | None,
+    workers: int,
+    shard: Shard | None,
 ) -> RunSummary:
-    selected = select_questions(dataset, only, limit)
+    selected = select_questions(dataset, only, limit, shard)
     if resume and settings is not None:  # again, under the lock: another run may have started the journal since
         check_resumable(trace_path, settings)
     journal = read_journal_full(trace_path) if resume else Journal()
@@ -377,21 +415,19 @@ def _run_locked(
     written = 0  # questions whose trace line is on disk
     try:
         with _journal(trace_path, resume, settings, journal.torn_tail_at) as fh:
-            for n, q in enumerate(todo, start=1):
-                if stop is not None and stop.is_set():
-                    summary.interrupted = True
-                    break
-                if on_begin is not None:
-                    on_begin(q)
-                entry = _answer_one(reasoner, q, records, summary)
-                entries[q.query_id] = entry
-                fh.write(journal_line(entry))
+            answers = ordered_map(lambda q: _answer(reasoner, q), todo, workers=workers, stop=stop, on_start=on_begin)
+            for q, answered in answers:
+                entries[q.query_id] = answered.entry
+                _tally(q, answered, records, summary)
+                fh.write(journal_line(answered.entry))
                 fh.flush()
                 written += 1
                 if on_question is not None:
-                    on_question(q, entry)
-                if n % save_every == 0:
+                    on_question(q, answered.entry)
+                if written % save_every == 0:
                     save()
+        if written < len(todo):
+            summary.interrupted = True  # only `stop` ends the answers early
     except OSError as exc:
         if fresh_journal and written == 0:
             trace_path.unlink(missing_ok=True)  # nothing in it worth resuming: leave no stray file
@@ -434,35 +470,106 @@ def write_result_from_journal(dataset: Dataset, output: Path, trace_path: Path) 
     return len(items)
 
 
-def _answer_one(
-    reasoner: Reasoner, q: Question, records: dict[str, AnswerRecord], summary: RunSummary
-) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class _Answered:
+    """One question's outcome, made on a worker thread; counted and written by the runner's own thread."""
+
+    record: AnswerRecord
+    entry: dict[str, Any]  # the trace line
+    error: str | None = None  # "Type: message" when the reasoner raised
+
+
+def _answer(reasoner: Reasoner, q: Question) -> _Answered:
     t0 = time.monotonic()
     try:
         result = reasoner.answer(q)
     except Exception as exc:  # one bad question must not end the run
-        records[q.query_id] = empty_record(q)
-        summary.failed += 1
-        summary.failures.append(f"{q.query_id}: {type(exc).__name__}: {exc}")
-        return {
+        error = f"{type(exc).__name__}: {exc}"
+        entry = {
             "query_id": q.query_id,
             "doc_id": q.doc_id,
             "question": q.question,
             "status": "error",
-            "error": f"{type(exc).__name__}: {exc}",
+            "error": error,
             "traceback": traceback.format_exc(limit=6),
             "answer": empty_record(q).to_json(),
             "seconds": round(time.monotonic() - t0, 4),
         }
-    records[q.query_id] = result.record
+        return _Answered(empty_record(q), entry, error)
+    return _Answered(result.record, result.trace)
+
+
+def _tally(q: Question, answered: _Answered, records: dict[str, AnswerRecord], summary: RunSummary) -> None:
+    records[q.query_id] = answered.record
+    if answered.error is not None:
+        summary.failed += 1
+        summary.failures.append(f"{q.query_id}: {answered.error}")
+        return
     summary.answered += 1
-    if llm_failure(result.trace):
+    trace = answered.entry
+    if llm_failure(trace):
         summary.fallback += 1
     for part in ("reading", "llm"):  # the LLM's two parts: reading the question, choosing a candidate
-        llm = result.trace.get(part, {})
+        llm = trace.get(part, {})
         if llm.get("asked"):
             summary.llm_calls += 1
             summary.prompt_tokens += max(0, int(llm.get("prompt_tokens", 0)))
             summary.completion_tokens += max(0, int(llm.get("completion_tokens", 0)))
             summary.llm_seconds += float(llm.get("seconds", 0.0))
-    return result.trace
+
+
+@dataclass(slots=True)
+class MergeSummary:
+    merged: int = 0  # questions answered in some shard, written once
+    missing: list[str] = field(default_factory=list)  # questions no shard answered (a resume answers them)
+    duplicates: int = 0  # questions answered in more than one shard (the first shard's answer is kept)
+    damaged: dict[str, list[int]] = field(default_factory=dict)  # shard trace -> its damaged lines
+
+
+def merge_journals(dataset: Dataset, shards: list[Path], output: Path, trace_path: Path | None = None) -> MergeSummary:
+    """Join the journals of runs over parts of `dataset` (machines given different `--only`/`--shard` sets, the
+    same settings) into one: `trace_path` holds the settings line and every question's entry once, in dataset order,
+    and `output` its result.json. The shards must have been written with identical settings (`KgreasonError`
+    naming the first that differs). A later `kgreason run` with those settings to the same output resumes the
+    questions no shard answered."""
+    trace_path = trace_path or default_trace_path(output)
+    if not shards:
+        raise KgreasonError("no shard to merge: name the outputs (or traces) of the shard runs")
+    settings: dict[str, Any] | None = None
+    journals: list[Journal] = []
+    for i, shard in enumerate(shards):
+        if not shard.is_file():
+            raise KgreasonError(f"{shard}: no such trace (a shard's result.trace.jsonl)")
+        mine = journal_settings(shard)
+        if mine is None:
+            raise KgreasonError(f"{shard}: its first line holds no run settings, so it cannot be merged safely")
+        if i == 0:
+            settings = mine
+        elif mine != settings:
+            assert settings is not None
+            raise KgreasonError(
+                f"{shard} was written with other settings than {shards[0]} ({settings_diff(settings, mine)}); "
+                "shards must be run with the same settings"
+            )
+        journals.append(read_journal_full(shard))
+    summary = MergeSummary()
+    lines = [journal_line({"kind": SETTINGS_KIND, "settings": settings})]
+    records: list[dict[str, Any]] = []
+    for q in dataset.questions:
+        found = [j.done[q.query_id] for j in journals if q.query_id in j.done]
+        if not found:
+            summary.missing.append(q.query_id)
+            continue
+        record, entry = found[0]
+        summary.merged += 1
+        summary.duplicates += len(found) > 1
+        lines.append(journal_line(entry))
+        records.append(record.to_json())
+    summary.damaged = {str(s): j.damaged for s, j in zip(shards, journals, strict=True) if j.damaged}
+    with exclusive_outputs(output, trace_path):
+        try:
+            write_text_atomic(trace_path, "".join(lines))
+            write_json_atomic(output, records)
+        except OSError as exc:
+            raise KgreasonError(f"cannot write {output} or {trace_path}: {exc.strerror or exc}") from None
+    return summary

@@ -7,6 +7,7 @@ triples are embedded again by every run, and one text costs ~20 ms on the 2-core
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -44,7 +45,8 @@ class CachedEmbedder:
     """An `Embedder` over a raw encoder: batching, L2 normalisation and an optional on-disk vector cache.
 
     New vectors are written to disk every `flush_every` additions, on `flush()`/`close()`, and when the object is
-    garbage-collected or the interpreter exits.
+    garbage-collected or the interpreter exits. Thread-safe (`kgreason run --workers`): one call at a time, so the
+    cache is never written while another thread adds to it.
     """
 
     def __init__(
@@ -64,6 +66,7 @@ class CachedEmbedder:
         self._batch_size = batch_size
         self._flush_every = flush_every
         self._pending = 0
+        self._lock = threading.RLock()
         self._caches: dict[str, VectorCache] = {}
         if cache_dir is not None:
             for kind in ("query", "passage"):
@@ -85,13 +88,18 @@ class CachedEmbedder:
         return self._embed(texts, "passage", self._encoder.passage)
 
     def flush(self) -> None:
-        _flush_all(tuple(self._caches.values()))
-        self._pending = 0
+        with self._lock:
+            _flush_all(tuple(self._caches.values()))
+            self._pending = 0
 
     def close(self) -> None:
         self.flush()
 
     def _embed(self, texts: Sequence[str], kind: str, encode: Callable[[list[str]], Any]) -> FloatArray:
+        with self._lock:
+            return self._embed_locked(texts, kind, encode)
+
+    def _embed_locked(self, texts: Sequence[str], kind: str, encode: Callable[[list[str]], Any]) -> FloatArray:
         out = np.zeros((len(texts), self._dim), dtype=np.float32)
         cache = self._caches.get(kind)
         cached = cache.get_many(texts) if cache is not None else [None] * len(texts)

@@ -26,6 +26,7 @@ embedding plus a (50 × 384) product.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -212,6 +213,7 @@ class RelationMatcher:
         self.model = model
         self._max_cached = max_cached
         self._projected: dict[str, FloatArray] = {}
+        self._lock = threading.Lock()  # threads share the projections (`kgreason run --workers`)
 
     @property
     def name(self) -> str:
@@ -219,6 +221,10 @@ class RelationMatcher:
 
     def projected(self, relations: Sequence[str]) -> FloatArray:
         """(len(relations), dim) projections, embedding the names not seen before in one batch."""
+        with self._lock:
+            return self._projected_locked(relations)
+
+    def _projected_locked(self, relations: Sequence[str]) -> FloatArray:
         missing = list(dict.fromkeys(r for r in relations if r not in self._projected))
         if missing:
             if len(self._projected) + len(missing) > self._max_cached:
