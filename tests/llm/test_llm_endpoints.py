@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
-from conftest import ENTITY_SCHEMA, Exchange, ScriptedServer, chat_body, entity_question, free_port
+from llm_support import ENTITY_SCHEMA, Exchange, ScriptedServer, chat_body, entity_question, free_port
 
 from kgreason.errors import KgreasonError
 from kgreason.llm.config import LLMConfig

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import ENTITIES, ENTITY_SCHEMA, entity_question, free_port, needs_llama
+from llm_support import ENTITIES, ENTITY_SCHEMA, entity_question, free_port, needs_llama
 
 from kgreason.llm import Accounting, LLMConfig, close_llm, create_llm
 from kgreason.llm.embedded import EmbeddedLLM

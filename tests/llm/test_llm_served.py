@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import ENTITY_SCHEMA, Exchange, ScriptedServer, chat_body, entity_question, free_port
+from llm_support import ENTITY_SCHEMA, Exchange, ScriptedServer, chat_body, entity_question, free_port
 
 from kgreason.llm import ChatMessage, LLMConfig
 from kgreason.llm.dialects import build_body, endpoint, parse_body
