@@ -107,6 +107,11 @@ def test_failed_calls_give_empty_answers_and_count(tmp_path: Path) -> None:
     assert summary.failures == 2
     answers = json.loads((tmp_path / "out/baseline/answers.json").read_text(encoding="utf-8"))
     assert answers[0]["final_answer"] == "Unavailable" and answers[0]["Inference_process"] == "Unavailable"
+    # timeouts are asked again on a resume; a reply that broke the schema is not
+    again = FakeLLM(reader)
+    assert run_textqa(data, tmp_path / "out", settings("hotpotqa"), again).failures == 0 and len(again.calls) == 2
+    assert run_textqa(data, tmp_path / "o2", settings("hotpotqa"), FakeLLM(["not json"] * 2)).failures == 2
+    assert run_textqa(data, tmp_path / "o2", settings("hotpotqa"), FakeLLM([])).failures == 2
 
 
 def test_musique_prediction_lines(tmp_path: Path) -> None:

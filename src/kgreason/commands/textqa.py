@@ -97,7 +97,7 @@ def run_command(
     fmt: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "auto",
     retriever: Annotated[
         str, typer.Option("--retriever", help=f"Sentence ranking: {' | '.join(RETRIEVERS)}.")
-    ] = "hybrid",
+    ] = "bm25",
     top_k: Annotated[
         int, typer.Option("--top-k", min=1, help="Sentences shown to the model (plus their paragraphs' first).")
     ] = 6,
@@ -171,4 +171,7 @@ def _report(data: TextQASet, summary: RunSummary) -> None:
     tokens = sum(o.prompt_tokens + o.completion_tokens for o in summary.outcomes) / n
     typer.echo(f"{n} question(s): {seconds:.1f} s and {tokens:.0f} LLM tokens per question (resumed ones included)")
     if summary.failures:
-        typer.echo(f"{summary.failures} answer(s) without a model reply (rerun to ask them again)")
+        typer.echo(
+            f"{summary.failures} answer(s) without a model reply (a rerun asks again those whose server was "
+            "unavailable, slow or failing)"
+        )

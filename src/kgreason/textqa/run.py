@@ -32,6 +32,9 @@ from kgreason.textqa.records import TextQAItem, TextQASet
 from kgreason.textqa.retrieval import RetrieverName, rank_sentences, select_context
 
 JOURNAL = "textqa.journal.jsonl"
+# Failures a later call may not repeat (the server was down or slow): a resume asks those questions again. A reply
+# that breaks the schema would come back the same at temperature 0, so it stands.
+RETRYABLE_FAILURES = frozenset({"unavailable", "timeout", "server_error", "circuit_open"})
 SETTINGS_KIND = "run-settings"
 
 
@@ -124,7 +127,8 @@ def read_done(path: Path) -> dict[str, QuestionOutcome]:
                 entry = json.loads(line.decode("utf-8"))
                 if isinstance(entry, dict) and entry.get("kind") == "question":
                     outcome = QuestionOutcome.from_dict(entry)
-                    done[outcome.id] = outcome
+                    if not any(a.failure in RETRYABLE_FAILURES for a in outcome.answers.values()):
+                        done[outcome.id] = outcome
             except (UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError):
                 continue
     return done
