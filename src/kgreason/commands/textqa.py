@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kgreason.commands import open_llm
+from kgreason.commands import Command, open_llm
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.errors import KgreasonError
 from kgreason.llm.factory import close_llm, llm_accounting
@@ -37,9 +37,9 @@ def _err() -> Console:
 
 def register(app: typer.Typer) -> None:
     group = typer.Typer(name="textqa", help=HELP, no_args_is_help=True, add_completion=False)
-    group.command(name="convert", no_args_is_help=True)(convert_command)
-    group.command(name="score", no_args_is_help=True)(score_command)
-    group.command(name="run", no_args_is_help=True)(run_command)
+    group.command(name="convert", cls=Command, no_args_is_help=True)(convert_command)
+    group.command(name="score", cls=Command, no_args_is_help=True)(score_command)
+    group.command(name="run", cls=Command, no_args_is_help=True)(run_command)
     app.add_typer(group, name="textqa")
 
 

@@ -18,9 +18,10 @@ import re
 import stat
 import tempfile
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from kgreason.errors import DataError, KgreasonError
 
@@ -276,11 +277,20 @@ def current_umask() -> int:
 def write_json_atomic(path: Path, value: Any) -> None:
     """Write JSON (UTF-8, Chinese kept readable) via a temporary file and a rename, so readers never see half
     a file and an interrupted write leaves the old file intact."""
-    write_text_atomic(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+    with _atomic_file(path) as fh:
+        json.dump(value, fh, ensure_ascii=False, indent=2)
+        fh.write("\n")
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write text (UTF-8) via a temporary file and a rename (see `write_json_atomic`)."""
+    """Write text (UTF-8; JSON Lines, for instance) atomically, as `write_json_atomic` does."""
+    with _atomic_file(path) as fh:
+        fh.write(text)
+
+
+@contextmanager
+def _atomic_file(path: Path) -> Iterator[IO[str]]:
+    """A text file to write that replaces `path` only when the block ends normally; removed otherwise."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     try:
@@ -290,7 +300,7 @@ def write_text_atomic(path: Path, text: str) -> None:
         # backslashreplace: a lone surrogate (only a model's reply can bring one) is written as the JSON escape
         # `\\udXXX` inside its string, so the file stays valid JSON and valid UTF-8 instead of the write failing.
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
-            fh.write(text)
+            yield fh
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
