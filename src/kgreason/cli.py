@@ -22,6 +22,7 @@ from kgreason.commands.models import register as register_models
 from kgreason.commands.run import register as register_run
 from kgreason.commands.score import register as register_score
 from kgreason.commands.serve import register as register_serve
+from kgreason.commands.textqa import register as register_textqa
 from kgreason.commands.validate import register as register_validate
 from kgreason.errors import DataError, KgreasonError, UserInterrupt
 from kgreason.text.terminal import safe_text
@@ -69,6 +70,7 @@ register_models(app)
 register_run(app)
 register_score(app)
 register_serve(app)
+register_textqa(app)
 register_validate(app)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from kgreason.data.records import PathTriple
 from kgreason.text.normalize import normalize_text
@@ -51,11 +51,20 @@ def triple_text(triple: PathTriple) -> str:
 
 
 class BM25:
-    """Okapi BM25 over `terms()` of a fixed document collection."""
+    """Okapi BM25 over the terms of a fixed document collection: `terms()` (Chinese characters and bigrams) unless
+    another `tokenize` is given (English words: `kgreason.textqa.retrieval`)."""
 
-    def __init__(self, documents: Sequence[str], *, k1: float = 1.2, b: float = 0.75) -> None:
+    def __init__(
+        self,
+        documents: Sequence[str],
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+        tokenize: Callable[[str], list[str]] = terms,
+    ) -> None:
         self.k1, self.b = k1, b
-        self._docs = [Counter(terms(d)) for d in documents]
+        self._tokenize = tokenize
+        self._docs = [Counter(tokenize(d)) for d in documents]
         self._lengths = [sum(c.values()) for c in self._docs]
         self._avg = (sum(self._lengths) / len(self._lengths)) if self._lengths else 0.0
         df: Counter[str] = Counter()
@@ -69,7 +78,7 @@ class BM25:
         doc, length = self._docs[index], self._lengths[index]
         norm = self.k1 * (1.0 - self.b + self.b * length / self._avg) if self._avg else self.k1
         total = 0.0
-        for t in set(terms(query)):
+        for t in set(self._tokenize(query)):
             f = doc.get(t, 0)
             if f:
                 total += self._idf.get(t, 0.0) * f * (self.k1 + 1.0) / (f + norm)

@@ -1,0 +1,57 @@
+"""What each path of `kgreason textqa run` concluded for one question, as stored in the run's journal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+PathName = Literal["baseline", "kg"]
+SubQuestionSource = Literal["llm-decomposition", "evidence-chain"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A sub-question with its answer and the sentences (keys `S<n>`) that state it."""
+
+    question: str
+    answer: str
+    sentences: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PathAnswer:
+    path: PathName
+    answer: str  # "" when the model failed
+    sentences: tuple[str, ...]  # cited sentence keys: the supporting facts
+    steps: tuple[Step, ...]
+    steps_source: SubQuestionSource
+    evidence: tuple[tuple[str, str, str], ...]  # the chosen triples (KG path; empty for the baseline)
+    shown: int  # sentences (baseline) or triples (KG path) shown to the model
+    failure: str | None = None  # the LLM failure kind, None when it answered
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "answer": self.answer,
+            "sentences": list(self.sentences),
+            "steps": [{"question": s.question, "answer": s.answer, "sentences": list(s.sentences)} for s in self.steps],
+            "steps_source": self.steps_source,
+            "evidence": [list(t) for t in self.evidence],
+            "shown": self.shown,
+            "failure": self.failure,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PathAnswer:
+        return cls(
+            path=data["path"],
+            answer=str(data["answer"]),
+            sentences=tuple(data["sentences"]),
+            steps=tuple(
+                Step(str(s["question"]), str(s["answer"]), tuple(s["sentences"])) for s in data.get("steps", [])
+            ),
+            steps_source=data.get("steps_source", "llm-decomposition"),
+            evidence=tuple((t[0], t[1], t[2]) for t in data.get("evidence", [])),
+            shown=int(data.get("shown", 0)),
+            failure=data.get("failure"),
+        )

@@ -1,0 +1,217 @@
+"""`kgreason textqa run`: per question, rank the sentences, answer by the baseline path (and the KG path when a
+`TripleSource` is given), journal the answers, and write each path's outputs.
+
+The journal `textqa.journal.jsonl` (first line: the run's settings) gets one line per finished question, flushed at
+once, so an interrupted run resumes where it stopped; a rerun with other settings is refused (the shared helpers of
+`kgreason.reason.runner`). Outputs are rewritten atomically from the journal at the end (and on interruption):
+`<path>/answers.json` (the seed's answer format) and `<path>/prediction.json` (HotpotQA, 2Wiki) or
+`<path>/prediction.jsonl` (MuSiQue), for `<path>` in `baseline`, `kg`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from kgreason.data.jsonio import write_json_atomic, write_text_atomic
+from kgreason.data.outlock import exclusive_outputs
+from kgreason.llm.accounting import Accounting
+from kgreason.llm.types import LLM
+from kgreason.reason.runner import check_resumable, journal_line
+from kgreason.retrieve.base import Embedder
+from kgreason.textqa.answers import PathAnswer, PathName
+from kgreason.textqa.context import ContextSentence, context_sentences
+from kgreason.textqa.kgpath import TripleSource, kg_answer
+from kgreason.textqa.outputs import answer_record, musique_prediction_lines, wiki_prediction
+from kgreason.textqa.reader import read_answer
+from kgreason.textqa.records import TextQAItem, TextQASet
+from kgreason.textqa.retrieval import RetrieverName, rank_sentences, select_context
+
+JOURNAL = "textqa.journal.jsonl"
+# Failures a later call may not repeat (the server was down or slow): a resume asks those questions again. A reply
+# that breaks the schema would come back the same at temperature 0, so it stands.
+RETRYABLE_FAILURES = frozenset({"unavailable", "timeout", "server_error", "circuit_open"})
+SETTINGS_KIND = "run-settings"
+
+
+@dataclass(frozen=True, slots=True)
+class TextQASettings:
+    dataset: str
+    llm: str
+    retriever: RetrieverName
+    top_k: int  # sentences ranked first; their paragraphs' first sentences are added
+    kg_path: bool
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionOutcome:
+    id: str
+    answers: dict[PathName, PathAnswer]
+    seconds: float
+    prompt_tokens: int
+    completion_tokens: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "answers": {k: v.as_dict() for k, v in self.answers.items()},
+            "seconds": round(self.seconds, 3),
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> QuestionOutcome:
+        answers: dict[PathName, PathAnswer] = {}
+        for value in data["answers"].values():
+            parsed = PathAnswer.from_dict(value)
+            answers[parsed.path] = parsed
+        return cls(
+            id=str(data["id"]),
+            answers=answers,
+            seconds=float(data["seconds"]),
+            prompt_tokens=int(data["prompt_tokens"]),
+            completion_tokens=int(data["completion_tokens"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    outcomes: list[QuestionOutcome]  # in the data's order
+    resumed: int  # questions taken from an earlier run's journal
+    failures: int  # answers whose LLM call failed (any path)
+    written: list[Path]
+
+
+def shown_sentences(item: TextQAItem, settings: TextQASettings, embedder: Embedder | None) -> list[ContextSentence]:
+    ranked = rank_sentences(item.question, context_sentences(item), settings.retriever, embedder)
+    return select_context(ranked, settings.top_k)
+
+
+def answer_item(
+    item: TextQAItem,
+    settings: TextQASettings,
+    llm: LLM,
+    embedder: Embedder | None,
+    triple_source: TripleSource | None,
+    accounting: Accounting | None,
+) -> QuestionOutcome:
+    start = time.monotonic()
+    before = accounting.total() if accounting is not None else None
+    sentences = shown_sentences(item, settings, embedder)
+    answers: dict[PathName, PathAnswer] = {"baseline": read_answer(llm, item.question, sentences)}
+    if settings.kg_path and triple_source is not None:
+        answers["kg"] = kg_answer(llm, item.question, sentences, triple_source, embedder)
+    prompt = completion = 0
+    if accounting is not None and before is not None:
+        after = accounting.total()
+        prompt, completion = (
+            after.prompt_tokens - before.prompt_tokens,
+            after.completion_tokens - before.completion_tokens,
+        )
+    return QuestionOutcome(item.id, answers, time.monotonic() - start, prompt, completion)
+
+
+def read_done(path: Path) -> dict[str, QuestionOutcome]:
+    """Questions an earlier run finished; damaged or unreadable lines are skipped (their questions run again)."""
+    done: dict[str, QuestionOutcome] = {}
+    if not path.exists():
+        return done
+    with path.open("rb") as fh:
+        for line in fh:
+            try:
+                entry = json.loads(line.decode("utf-8"))
+                if isinstance(entry, dict) and entry.get("kind") == "question":
+                    outcome = QuestionOutcome.from_dict(entry)
+                    if not any(a.failure in RETRYABLE_FAILURES for a in outcome.answers.values()):
+                        done[outcome.id] = outcome
+            except (UnicodeDecodeError, ValueError, KeyError, TypeError, IndexError):
+                continue
+    return done
+
+
+def run_textqa(
+    data: TextQASet,
+    out_dir: Path,
+    settings: TextQASettings,
+    llm: LLM,
+    *,
+    embedder: Embedder | None = None,
+    triple_source: TripleSource | None = None,
+    accounting: Accounting | None = None,
+    resume: bool = True,
+    limit: int | None = None,
+    progress: Callable[[str], None] = lambda _msg: None,
+) -> RunSummary:
+    items = list(data.items[:limit] if limit is not None else data.items)
+    journal = out_dir / JOURNAL
+    with exclusive_outputs(journal):
+        settings_dict = asdict(settings)
+        if resume:
+            check_resumable(journal, settings_dict)
+        elif journal.exists():
+            journal.unlink()
+        done = read_done(journal) if resume else {}
+        resumed = sum(1 for it in items if it.id in done)
+        if resumed:
+            progress(f"resuming: {resumed} of {len(items)} question(s) done by an earlier run")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        fresh = not journal.exists() or journal.stat().st_size == 0
+        try:
+            with journal.open("a", encoding="utf-8") as fh:
+                if fresh:
+                    fh.write(journal_line({"kind": SETTINGS_KIND, "settings": settings_dict}))
+                    fh.flush()
+                todo = [it for it in items if it.id not in done]
+                for n, item in enumerate(todo, start=1):
+                    outcome = answer_item(item, settings, llm, embedder, triple_source, accounting)
+                    fh.write(journal_line({"kind": "question", **outcome.as_dict()}))
+                    fh.flush()
+                    done[item.id] = outcome
+                    base = outcome.answers["baseline"]
+                    progress(
+                        f"[{resumed + n}/{len(items)}] {item.id}: {base.answer or base.failure or '-'!s:.60} "
+                        f"({outcome.seconds:.1f} s, {outcome.prompt_tokens}+{outcome.completion_tokens} tokens)"
+                    )
+        finally:
+            written = write_outputs(data, items, done, out_dir)
+    outcomes = [done[it.id] for it in items if it.id in done]
+    failures = sum(1 for o in outcomes for a in o.answers.values() if a.failure is not None)
+    return RunSummary(outcomes, resumed, failures, written)
+
+
+def write_outputs(
+    data: TextQASet,
+    items: Sequence[TextQAItem],
+    done: dict[str, QuestionOutcome],
+    out_dir: Path,
+) -> list[Path]:
+    """Each path's answer file and official prediction file, for the questions answered so far."""
+    paths: list[PathName] = ["baseline", "kg"]
+    written: list[Path] = []
+    for path in paths:
+        rows: list[tuple[TextQAItem, PathAnswer, Sequence[ContextSentence]]] = []
+        for item in items:
+            outcome = done.get(item.id)
+            if outcome is None or path not in outcome.answers:
+                continue
+            # The keys S<n> are positions in the item's full sentence list, so the list is rebuilt, not re-ranked.
+            rows.append((item, outcome.answers[path], context_sentences(item)))
+        if not rows:
+            continue
+        folder = out_dir / path
+        answers_file = folder / "answers.json"
+        write_json_atomic(answers_file, [answer_record(item, ans, sents) for item, ans, sents in rows])
+        written.append(answers_file)
+        if data.dataset == "musique":
+            prediction = folder / "prediction.jsonl"
+            write_text_atomic(prediction, musique_prediction_lines(rows))
+        else:
+            prediction = folder / "prediction.json"
+            write_json_atomic(prediction, wiki_prediction(rows))
+        written.append(prediction)
+    return written
