@@ -276,6 +276,11 @@ def current_umask() -> int:
 def write_json_atomic(path: Path, value: Any) -> None:
     """Write JSON (UTF-8, Chinese kept readable) via a temporary file and a rename, so readers never see half
     a file and an interrupted write leaves the old file intact."""
+    write_text_atomic(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write `text` (UTF-8) via a temporary file and a rename (see `write_json_atomic`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     try:
@@ -285,8 +290,7 @@ def write_json_atomic(path: Path, value: Any) -> None:
         # backslashreplace: a lone surrogate (only a model's reply can bring one) is written as the JSON escape
         # `\\udXXX` inside its string, so the file stays valid JSON and valid UTF-8 instead of the write failing.
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
-            json.dump(value, fh, ensure_ascii=False, indent=2)
-            fh.write("\n")
+            fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
