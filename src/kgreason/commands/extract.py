@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -27,6 +28,7 @@ from kgreason.llm.factory import close_llm, llm_accounting
 from kgreason.text.terminal import safe_text
 
 RUN_RECORD = "extract.run.json"
+EXIT_INCOMPLETE = 3  # as `kgreason run`: outputs written, but some windows were skipped or some documents are empty
 HELP = "\n\n".join(
     [
         "Extract a KG from text: for each document one KG_<doc_id>.json in the task's format and one "
@@ -38,7 +40,9 @@ HELP = "\n\n".join(
         "Sentences are split by the program, dates and quantities found by its parsers; the LLM lists triples "
         "per sentence under a JSON schema; each subject and object is checked against the cited sentence (and "
         "repaired or dropped); names are made one per thing within a document; types come from a closed list. "
-        "Replies are cached: an interrupted run, rerun, repeats no LLM call.",
+        "Replies are cached: an interrupted run, rerun, repeats no LLM call. Exit status: 0 done; 2 bad input or "
+        "settings; 3 outputs written but some windows were skipped after two malformed replies, or a document gave "
+        "no triples (no KG file is written for it); 130 interrupted.",
         examples(
             "kgreason extract examples/sample -o runs/extracted",
             "kgreason extract notes/ -o runs/notes_kg --window 3",
@@ -82,9 +86,15 @@ def extract(
     progress = ExtractProgress(err, total_windows)
     totals = ExtractStats()
     per_doc: dict[str, dict[str, object]] = {}
+    started = time.monotonic()
+    empty: list[str] = []
     try:
         for doc in documents:
             result = extract_document(llm, doc, settings, progress.window)
+            if not result.triples:  # an empty KG file would not validate: none is written, and the exit says so
+                empty.append(doc.doc_id)
+                err.print(safe_text(f"warning: {doc.doc_id}: no triples extracted, no KG file written"), markup=False)
+                continue
             write_document(out, result)
             totals.add(result.stats)
             per_doc[doc.doc_id] = {**result.stats.to_json(), "triples": len(result.triples)}
@@ -104,8 +114,10 @@ def extract(
         "llm": llm_spec,
         "window": settings.window,
         "max_tokens": settings.max_tokens,
+        "seconds": round(time.monotonic() - started, 2),
         "totals": {**totals.to_json(), "triples": sum(int(str(d["triples"])) for d in per_doc.values())},
         "documents": per_doc,
+        "empty_documents": empty,
         "llm_usage": accounting.summary() if accounting is not None else None,
     }
     write_json_atomic(out / RUN_RECORD, record)
@@ -118,3 +130,5 @@ def extract(
     )
     if totals.skipped_windows:
         err.print(f"warning: {totals.skipped_windows} window(s) skipped after malformed replies", markup=False)
+    if totals.skipped_windows or empty:
+        raise typer.Exit(EXIT_INCOMPLETE)

@@ -16,7 +16,7 @@ from kgreason.extract.node_types import UNKNOWN_TYPE, llm_types, object_type_by_
 from kgreason.extract.prompt import Window, reply_schema, window_messages
 from kgreason.extract.sentences import split_sentences
 from kgreason.extract.values import ValueMention, find_values, value_type
-from kgreason.llm.types import LLM, LLMResult
+from kgreason.llm.types import LLM, ChatMessage, LLMResult
 
 DEFAULT_WINDOW = 2
 DEFAULT_MAX_TOKENS = 320  # per window: ~6 lines of ~16 tokens per sentence and the JSON around them
@@ -40,11 +40,16 @@ class ExtractStats:
     ungrounded: int = 0  # a triple whose subject or object the cited sentence does not contain
     duplicates: int = 0
     typing_failures: int = 0
+    # Every call's tokens, cached replies included (their original counts): the cost of extracting from scratch.
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
     warnings: list[str] = field(default_factory=list)
 
     def add(self, other: ExtractStats) -> None:
         for name in ("sentences", "windows", "retried_windows", "skipped_windows", "malformed_lines",
-                     "ungrounded", "duplicates", "typing_failures"):  # fmt: skip
+                     "ungrounded", "duplicates", "typing_failures", "llm_calls", "prompt_tokens",
+                     "completion_tokens"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.warnings.extend(other.warnings)
 
@@ -58,6 +63,9 @@ class ExtractStats:
             "ungrounded": self.ungrounded,
             "duplicates": self.duplicates,
             "typing_failures": self.typing_failures,
+            "llm_calls": self.llm_calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
         }
 
 
@@ -83,6 +91,25 @@ class DocumentKG:
     @property
     def kg(self) -> list[KGTriple]:
         return [p.sourced.triple for p in self.triples]
+
+
+class _CountingLLM:
+    """Adds every call's tokens to the document's stats (cached replies with their original counts)."""
+
+    def __init__(self, inner: LLM, stats: ExtractStats) -> None:
+        self._inner = inner
+        self._stats = stats
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    def complete_json(self, messages: list[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256) -> LLMResult:
+        result = self._inner.complete_json(messages, schema, max_tokens=max_tokens)
+        self._stats.llm_calls += 1
+        self._stats.prompt_tokens += result.usage.prompt_tokens
+        self._stats.completion_tokens += result.usage.completion_tokens
+        return result
 
 
 WindowDone = Callable[[Window, int], None]  # (window, triples read from it)
@@ -159,6 +186,7 @@ def extract_document(
 ) -> DocumentKG:
     sentences = split_sentences(doc.doc_id, doc.content)
     stats = ExtractStats(sentences=len(sentences))
+    llm = _CountingLLM(llm, stats)
     values: dict[int, list[ValueMention]] = {s.index: find_values(s.text) for s in sentences}
     grounded: list[Grounded] = []
     for window in make_windows(sentences, settings.window):
