@@ -5,6 +5,7 @@ on each, same questions, same gold.
     .venv/bin/python benchmarks/bench_extract.py --data examples/sample --llm embedded-small
     .venv/bin/python benchmarks/bench_extract.py --data examples/sample --out runs/extract_sample  # keep outputs
     .venv/bin/python benchmarks/bench_extract.py --data examples/sample --docs doc_01 doc_02      # some documents
+    .venv/bin/python benchmarks/bench_extract.py --data examples/sample --docs doc_01 --cached-only  # unfinished run
 
 For each dataset folder (document.json, KG_*.json, qa.json, qa_answer.json) it runs `kgreason extract` into
 OUT/<folder name> (an output there from an earlier run with the same settings is reused: replies are cached, so a
@@ -33,9 +34,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.loader import load_answer_file, load_dataset
 from kgreason.data.records import Dataset, KGTriple
 from kgreason.eval.official import score_records
+from kgreason.extract.inputs import read_inputs
+from kgreason.extract.output import write_document
+from kgreason.extract.pipeline import ExtractSettings, ExtractStats, extract_document
+from kgreason.llm.cache import CachedLLM, ResponseCache
+from kgreason.llm.config import LLMConfig
+from kgreason.llm.models import asset_for_spec
+from kgreason.llm.types import ChatMessage, LLMFailure, LLMResult
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner
 from kgreason.reason.runner import run_dataset
@@ -138,9 +147,55 @@ def extract(data: Path, out: Path, llm: str, window: int) -> dict[str, Any]:
     return dict(json.loads(record_path.read_text(encoding="utf-8")))
 
 
-def bench(data: Path, out: Path, llm: str, window: int) -> float:
+class CacheOnlyLLM:
+    """Stands for an embedded model whose replies are in the reply cache, without loading it: a reply not cached is
+    an `unavailable` failure, so its window is skipped (counted). For a partial measurement of an unfinished run."""
+
+    def __init__(self, spec: str) -> None:
+        asset = asset_for_spec(spec)
+        if asset is None:
+            raise SystemExit(f"--cached-only needs an embedded model spec, got {spec!r}")
+        self._asset = asset
+        self._seed = LLMConfig.from_env().seed
+
+    @property
+    def name(self) -> str:
+        return f"embedded:{self._asset.label}"
+
+    def cache_identity(self) -> dict[str, Any]:
+        return {"backend": "embedded", "model_sha256": self._asset.sha256, "seed": self._seed}
+
+    def complete_json(self, messages: list[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256) -> LLMResult:
+        return LLMFailure("unavailable", "not in the reply cache", self.name)
+
+
+def extract_cached_only(data: Path, out: Path, llm: str, window: int) -> dict[str, Any]:
+    """The extraction from cached replies only (see CacheOnlyLLM), written as the command writes it."""
+    config = LLMConfig.from_env()
+    path = config.resolved_response_cache_path()
+    if path is None:
+        raise SystemExit("--cached-only needs the reply cache (KGREASON_LLM_CACHE is off)")
+    cache = ResponseCache(path)
+    model = CachedLLM(CacheOnlyLLM(llm), cache)
+    totals = ExtractStats()
+    documents: dict[str, Any] = {}
+    try:
+        for doc in read_inputs(data):
+            result = extract_document(model, doc, ExtractSettings(window=window))
+            totals.add(result.stats)
+            documents[doc.doc_id] = len(result.triples)
+            write_document(out, result)
+    finally:
+        cache.close()
+    write_json_atomic(out / "document.json", json.loads((data / "document.json").read_text(encoding="utf-8")))
+    shutil.copyfile(data / "qa.json", out / "qa.json")
+    print(f"cached-only: {totals.skipped_windows} of {totals.windows} windows had no cached reply and were skipped")
+    return {"llm": llm, "window": window, "seconds": 0.0, "documents": documents, "totals": totals.to_json()}
+
+
+def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = False) -> float:
     print(f"== {data}")
-    record = extract(data, out, llm, window)
+    record = extract_cached_only(data, out, llm, window) if cached_only else extract(data, out, llm, window)
     given, _ = load_dataset(data, check_gold=False)
     shutil.copyfile(data / "qa_answer.json", out / "qa_answer.json")
     extracted, _ = load_dataset(out, check_gold=False)
@@ -150,12 +205,16 @@ def bench(data: Path, out: Path, llm: str, window: int) -> float:
     n_docs = max(len(record["documents"]), 1)
     seconds = float(record.get("seconds", 0.0))
     tokens = (int(totals.get("prompt_tokens", 0)), int(totals.get("completion_tokens", 0)))
+    speed = (
+        f"{totals['sentences']} sentences in {seconds:.0f} s = {totals['sentences'] / seconds:.3f} sentences/s"
+        if seconds > 0
+        else "not measured (extracted from cached replies)"
+    )
     print(
-        f"speed: {totals['sentences']} sentences in {seconds:.0f} s = {totals['sentences'] / max(seconds, 1e-9):.3f} "
-        f"sentences/s (cached replies make a rerun fast: meaningful for a first run only); LLM tokens per "
-        f"document: {tokens[0] / n_docs:,.0f} prompt + {tokens[1] / n_docs:,.0f} "
-        f"completion; windows retried {totals['retried_windows']}, skipped {totals['skipped_windows']}; triples "
-        f"dropped as ungrounded {totals['ungrounded']}, malformed lines {totals['malformed_lines']}"
+        f"speed: {speed}; LLM tokens per document (cached replies counted): {tokens[0] / n_docs:,.0f} prompt + "
+        f"{tokens[1] / n_docs:,.0f} completion; windows retried {totals['retried_windows']}, skipped "
+        f"{totals['skipped_windows']}; triples dropped as ungrounded {totals['ungrounded']}, malformed lines "
+        f"{totals['malformed_lines']}"
     )
     literal, mentions, total = grounding(out)
     print(
@@ -192,13 +251,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--window", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "kgreason_bench_extract")
     ap.add_argument("--docs", nargs="*", help="only these doc_ids (a partial measurement when time is short)")
+    ap.add_argument(
+        "--cached-only",
+        action="store_true",
+        help="extract from cached replies only (an unfinished run): windows without one are skipped and counted",
+    )
     args = ap.parse_args(argv)
     for data in args.data or DEFAULT_DATA:
         name = data.resolve().name
         if args.docs:
             name = f"{name}_{'_'.join(args.docs)}"
             data = subset(data, args.docs, args.out / "subsets" / name)
-        bench(data, args.out / name, args.llm, args.window)
+        bench(data, args.out / name, args.llm, args.window, cached_only=args.cached_only)
     return 0
 
 

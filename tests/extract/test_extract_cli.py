@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import scripted_reply
+from extract_fakes import scripted_reply
 
 from kgreason.commands import extract as extract_command
 from kgreason.data.validate import check_dataset

@@ -88,16 +88,18 @@ def extract(
     per_doc: dict[str, dict[str, object]] = {}
     started = time.monotonic()
     empty: list[str] = []
+    n_triples = 0
     try:
         for doc in documents:
             result = extract_document(llm, doc, settings, progress.window)
+            totals.add(result.stats)
+            per_doc[doc.doc_id] = {**result.stats.to_json(), "triples": len(result.triples)}
+            n_triples += len(result.triples)
             if not result.triples:  # an empty KG file would not validate: none is written, and the exit says so
                 empty.append(doc.doc_id)
                 err.print(safe_text(f"warning: {doc.doc_id}: no triples extracted, no KG file written"), markup=False)
                 continue
             write_document(out, result)
-            totals.add(result.stats)
-            per_doc[doc.doc_id] = {**result.stats.to_json(), "triples": len(result.triples)}
             err.print(safe_text(f"{doc.doc_id}: {len(result.triples)} triples written"), markup=False)
             for warning in result.stats.warnings:
                 err.print(safe_text(f"warning: {warning}", newlines=False), markup=False)
@@ -115,19 +117,14 @@ def extract(
         "window": settings.window,
         "max_tokens": settings.max_tokens,
         "seconds": round(time.monotonic() - started, 2),
-        "totals": {**totals.to_json(), "triples": sum(int(str(d["triples"])) for d in per_doc.values())},
+        "totals": {**totals.to_json(), "triples": n_triples},
         "documents": per_doc,
         "empty_documents": empty,
         "llm_usage": accounting.summary() if accounting is not None else None,
     }
     write_json_atomic(out / RUN_RECORD, record)
     line = accounting.line() if accounting is not None else ""
-    typer.echo(
-        safe_text(
-            f"{len(documents)} document(s), {record['totals']['triples']} triples → {out}"  # type: ignore[index]
-            + (f"; {line}" if line else "")
-        )
-    )
+    typer.echo(safe_text(f"{len(documents)} document(s), {n_triples} triples → {out}" + (f"; {line}" if line else "")))
     if totals.skipped_windows:
         err.print(f"warning: {totals.skipped_windows} window(s) skipped after malformed replies", markup=False)
     if totals.skipped_windows or empty:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from kgreason.extract.countries import COUNTRIES
 from kgreason.extract.grounding import PRONOUNS, Grounded, Mention
 from kgreason.extract.values import value_type
 
@@ -24,6 +25,7 @@ HEAD_NOUNS: tuple[str, ...] = (
     "航空母舰", "驱逐舰", "护卫舰", "巡洋舰", "两栖攻击舰", "补给舰", "潜艇", "战斗机", "轰炸机", "直升机",
     "导弹", "公司", "集团", "舰", "艇", "号", "战役", "演习", "行动", "部队", "项目", "系统",
 )  # fmt: skip
+MIN_REST_CHARS = 2
 _ENGLISH_PRONOUN_NAMES = frozenset({"it", "its", "they", "their", "he", "she", "his", "her"})
 
 
@@ -37,7 +39,7 @@ class Renaming:
 
     original: str
     name: str
-    rule: str  # "pronoun" | "alias" | "short_form"
+    rule: str  # "alias" | "country_prefix" | "short_form"
 
 
 def _resolve_pronouns(triples: Sequence[Grounded]) -> list[Grounded]:
@@ -69,6 +71,18 @@ def _short_form_map(names: set[str]) -> dict[str, str]:
     return mapping
 
 
+def _country_prefix_map(names: set[str], text: str) -> dict[str, str]:
+    mapping: dict[str, str] = {}
+    for name in names:
+        country = next((c for c in COUNTRIES if name.startswith(c)), None)
+        if country is None or value_type(name) is not None:
+            continue
+        rest = name[len(country) :]
+        if len(rest) >= MIN_REST_CHARS and text.count(rest) > text.count(name):  # written alone somewhere
+            mapping[name] = rest
+    return mapping
+
+
 def _alias_map(triples: Sequence[Grounded]) -> dict[str, str]:
     mapping: dict[str, str] = {}
     for g in triples:
@@ -77,12 +91,14 @@ def _alias_map(triples: Sequence[Grounded]) -> dict[str, str]:
     return mapping
 
 
-def canonicalise(triples: Sequence[Grounded]) -> tuple[list[Grounded], list[Renaming]]:
-    """The triples with canonical names (rules in the module docstring) and the renamings made."""
+def canonicalise(triples: Sequence[Grounded], text: str = "") -> tuple[list[Grounded], list[Renaming]]:
+    """The triples with canonical names (rules in the module docstring) and the renamings made; `text` is the
+    document's (for rule 4)."""
     resolved = _resolve_pronouns(triples)
     aliases = _alias_map(resolved)
     names = {n for g in resolved for n in (g.sub.name, g.obj.name)}
     short = _short_form_map(names)
+    countries = _country_prefix_map(names, text)
     renamings: dict[tuple[str, str], Renaming] = {}
 
     def rename(m: Mention, *, keep_alias: bool) -> Mention:
@@ -92,6 +108,9 @@ def canonicalise(triples: Sequence[Grounded]) -> tuple[list[Grounded], list[Rena
         if name in aliases:
             renamings[(name, "alias")] = Renaming(name, aliases[name], "alias")
             name = aliases[name]
+        if name in countries:
+            renamings[(name, "country_prefix")] = Renaming(name, countries[name], "country_prefix")
+            name = countries[name]
         if name in short:
             renamings[(name, "short_form")] = Renaming(name, short[name], "short_form")
             name = short[name]

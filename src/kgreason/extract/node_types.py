@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from kgreason.extract.canonical import ALIAS_RELATIONS
+from kgreason.extract.countries import COUNTRIES
 from kgreason.extract.prompt import ENTITY_TYPES, SYSTEM
 from kgreason.extract.values import value_type
 from kgreason.llm.types import LLM, ChatMessage
@@ -25,12 +26,6 @@ _OBJECT_TYPE_BY_RELATION = {
     "舷号": "编号", "编号": "编号", "军衔": "军衔", "职务": "职务", "国籍": "国家", "研制国家": "国家",
     "所属国家": "国家", "类型": "类别", "类别": "类别",
 }  # fmt: skip
-_COUNTRY_LIST = (
-    "中国 美国 日本 俄罗斯 英国 法国 德国 意大利 韩国 朝鲜 印度 澳大利亚 加拿大 以色列 乌克兰 伊朗 荷兰 西班牙 "
-    "土耳其 巴基斯坦 新西兰 新加坡 菲律宾 越南 泰国 马来西亚 印度尼西亚 巴西 智利 秘鲁 墨西哥 苏联 挪威 瑞典 "
-    "波兰 希腊 埃及 沙特阿拉伯 阿联酋 伊拉克 叙利亚 阿富汗 也门"
-)
-COUNTRIES = frozenset(_COUNTRY_LIST.split())
 _SUFFIX_TYPES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("组织机构", ("公司", "集团", "司令部", "舰队", "空军", "海军", "陆军", "陆战队", "自卫队", "国防部", "部队",
               "研究所", "大学", "委员会", "政府", "联盟", "组织", "局", "部", "旅", "师", "团", "中队", "大队")),

@@ -203,7 +203,7 @@ def extract_document(
                 grounded.append(g)
         if on_window is not None:
             on_window(window, len(raw))
-    canonical, renamings = canonicalise(grounded)
+    canonical, renamings = canonicalise(grounded, doc.content)
     unique: dict[tuple[str, str, str], Grounded] = {}
     for g in canonical:
         key = (g.sub.name, g.relation, g.obj.name)

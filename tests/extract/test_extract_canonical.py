@@ -42,3 +42,12 @@ def test_model_names_are_not_short_forms_of_their_variants() -> None:
 def test_pronoun_names_resolve_to_the_previous_topic_or_are_dropped() -> None:
     out, _ = canonicalise([g("该舰", "舷号", "D36"), g("捍卫者号驱逐舰", "舷号", "D36"), g("它", "参加", "演习")])
     assert spo(out) == [("捍卫者号驱逐舰", "舷号", "D36"), ("捍卫者号驱逐舰", "参加", "演习")]
+
+
+def test_country_prefix_is_dropped_when_the_text_also_writes_the_name_alone() -> None:
+    text = "该系列由美国洛克希德·马丁公司研制，洛克希德·马丁公司简称洛马。美国海军使用它。"
+    out, renamings = canonicalise(
+        [g("F-35", "研制单位", "美国洛克希德·马丁公司"), g("F-35", "使用方", "美国海军")], text
+    )
+    assert spo(out) == [("F-35", "研制单位", "洛克希德·马丁公司"), ("F-35", "使用方", "美国海军")]
+    assert [r.rule for r in renamings] == ["country_prefix"]

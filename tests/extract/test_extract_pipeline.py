@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import scripted_reply
+from extract_fakes import scripted_reply
 
 from kgreason.data.records import Document
 from kgreason.extract.pipeline import ExtractSettings, extract_document, make_windows
