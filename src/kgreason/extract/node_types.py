@@ -2,13 +2,15 @@
 
 The program types what it can read: dates `时间` and quantities `数值` (the reasoner's parsers), objects of alias
 relations `名称`, of `舷号`/`编号` `编号`, of `军衔`/`职务` themselves, countries, and names ending in a telling head
-noun (`…公司` 组织机构, `…号`/`…导弹` 武器装备, `…战争`/`…演习` 作战行动). The rest go to the LLM in one call
+noun (`…公司` 组织机构, `…号`/`…导弹` 武器装备, `…战争`/`…演习` 作战行动) or that are designations (`F-35`,
+`MQ-9B`: 武器装备). The rest go to the LLM in one call
 per document: an array of `enum`s over the list, one per name in the order given (about three generated tokens a
 name). Without an answer a name gets `实体`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,6 +21,7 @@ from kgreason.extract.values import value_type
 from kgreason.llm.types import LLM, ChatMessage
 
 UNKNOWN_TYPE = "实体"
+_MODEL_DESIGNATION = re.compile(r"^[A-Z]{1,4}-\d{1,4}[A-Z]{0,2}$")
 MAX_NAMES_PER_CALL = 40
 
 _OBJECT_TYPE_BY_RELATION = {
@@ -42,6 +45,8 @@ def rule_type(name: str) -> str | None:
         return v
     if name in COUNTRIES:
         return "国家"
+    if _MODEL_DESIGNATION.match(name):  # F-35, X-35, MQ-9B, F-35I: designations of weapons in these texts
+        return "武器装备"
     for type_, suffixes in _SUFFIX_TYPES:
         if name.endswith(suffixes):
             return type_
