@@ -64,3 +64,13 @@ def test_a_rerun_over_the_reply_cache_asks_the_model_nothing(tmp_path: Path) -> 
     assert again.calls == []
     assert redo.kg == done.kg
     cache.close()
+
+
+def test_a_fact_listed_under_the_neighbouring_sentence_cites_the_one_that_holds_it() -> None:
+    doc = Document("d", "F-35A是常规起降型。F-35A于2006年12月15日首飞。")
+    fake = FakeLLM([{"s0": ["F-35A|首飞时间|2006年12月15日"], "s1": ["F-35A|类型|歼-20"]}, {"types": []}])
+    result = extract_document(fake, doc, ExtractSettings(window=2))
+    assert [(t.spo, p.sourced.sentence) for t, p in zip(result.kg, result.triples, strict=True)] == [
+        (("F-35A", "首飞时间", "2006年12月15日"), 1)
+    ]
+    assert result.stats.recited == 1 and result.stats.ungrounded == 1  # 歼-20 is in no sentence of the window

@@ -11,7 +11,7 @@ from kgreason.data.provenance import Sentence, SourcedTriple
 from kgreason.data.records import Document, KGTriple
 from kgreason.extract.canonical import Renaming, canonicalise
 from kgreason.extract.grounding import Grounded, ground
-from kgreason.extract.lines import read_reply
+from kgreason.extract.lines import RawTriple, read_reply
 from kgreason.extract.node_types import UNKNOWN_TYPE, llm_types, object_type_by_relation, rule_type
 from kgreason.extract.prompt import Window, reply_schema, window_messages
 from kgreason.extract.sentences import split_sentences
@@ -37,7 +37,8 @@ class ExtractStats:
     retried_windows: int = 0  # the first reply was unusable; asked again with the short prompt
     skipped_windows: int = 0  # the retry failed too: the window's sentences gave no triples
     malformed_lines: int = 0  # a listed triple that did not split into three parts
-    ungrounded: int = 0  # a triple whose subject or object the cited sentence does not contain
+    ungrounded: int = 0  # a triple whose subject or object no sentence of its window contains
+    recited: int = 0  # listed under one sentence, found (and cited) in another of the window
     duplicates: int = 0
     typing_failures: int = 0
     # Every call's tokens, cached replies included (their original counts): the cost of extracting from scratch.
@@ -48,7 +49,7 @@ class ExtractStats:
 
     def add(self, other: ExtractStats) -> None:
         for name in ("sentences", "windows", "retried_windows", "skipped_windows", "malformed_lines",
-                     "ungrounded", "duplicates", "typing_failures", "llm_calls", "prompt_tokens",
+                     "ungrounded", "recited", "duplicates", "typing_failures", "llm_calls", "prompt_tokens",
                      "completion_tokens"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.warnings.extend(other.warnings)
@@ -61,6 +62,7 @@ class ExtractStats:
             "skipped_windows": self.skipped_windows,
             "malformed_lines": self.malformed_lines,
             "ungrounded": self.ungrounded,
+            "recited": self.recited,
             "duplicates": self.duplicates,
             "typing_failures": self.typing_failures,
             "llm_calls": self.llm_calls,
@@ -181,6 +183,21 @@ def _sourced(doc_id: str, grounded: list[Grounded], types: dict[str, str]) -> li
     return out
 
 
+def _ground_in_window(
+    raw: RawTriple, window: Window, values: dict[int, list[ValueMention]], text: str, stats: ExtractStats
+) -> Grounded | None:
+    """`raw` grounded in the sentence it was listed under, else in another sentence of the window that holds both
+    ends (the model often lists a fact under its neighbour), which then is the one cited."""
+    order = sorted(window.sentences, key=lambda s: s.index != raw.sentence)
+    for s in order:
+        g = ground(raw, s, values[s.index], text[: s.start])
+        if g is not None:
+            if s.index != raw.sentence:
+                stats.recited += 1
+            return g
+    return None
+
+
 def extract_document(
     llm: LLM, doc: Document, settings: ExtractSettings, on_window: WindowDone | None = None
 ) -> DocumentKG:
@@ -195,8 +212,7 @@ def extract_document(
         raw, malformed = read_reply(window, reply) if reply is not None else ([], 0)
         stats.malformed_lines += malformed
         for r in raw:
-            s = sentences[r.sentence]
-            g = ground(r, s, values[s.index], doc.content[: s.start])
+            g = _ground_in_window(r, window, values, doc.content, stats)
             if g is None:
                 stats.ungrounded += 1
             else:
