@@ -17,10 +17,10 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from kgreason.errors import DataError, KgreasonError
 
@@ -276,11 +276,20 @@ def current_umask() -> int:
 def write_json_atomic(path: Path, value: Any) -> None:
     """Write JSON (UTF-8, Chinese kept readable) via a temporary file and a rename, so readers never see half
     a file and an interrupted write leaves the old file intact."""
-    write_text_atomic(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+    def dump(fh: TextIO) -> None:
+        json.dump(value, fh, ensure_ascii=False, indent=2)
+        fh.write("\n")
+
+    _write_atomic(path, dump)
 
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write `text` (UTF-8) via a temporary file and a rename (see `write_json_atomic`)."""
+    _write_atomic(path, lambda fh: fh.write(text))
+
+
+def _write_atomic(path: Path, write: Callable[[TextIO], object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     try:
@@ -290,7 +299,7 @@ def write_text_atomic(path: Path, text: str) -> None:
         # backslashreplace: a lone surrogate (only a model's reply can bring one) is written as the JSON escape
         # `\\udXXX` inside its string, so the file stays valid JSON and valid UTF-8 instead of the write failing.
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
-            fh.write(text)
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
