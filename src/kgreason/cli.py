@@ -16,6 +16,7 @@ from kgreason.commands.ask import register as register_ask
 from kgreason.commands.chat import register as register_chat
 from kgreason.commands.conventions import register as register_conventions
 from kgreason.commands.evalset import register as register_evalset
+from kgreason.commands.extract import register as register_extract
 from kgreason.commands.mecha import register as register_mecha
 from kgreason.commands.merge import register as register_merge
 from kgreason.commands.models import register as register_models
@@ -63,6 +64,7 @@ def version() -> None:
 register_ask(app)
 register_chat(app)
 register_conventions(app)
+register_extract(app)
 register_evalset(app)
 register_mecha(app)
 register_merge(app)

@@ -1,0 +1,108 @@
+"""Check that a triple's subject and object are written in the sentence it cites, repairing near misses.
+
+A model asked to copy names still rewrites them (`F-35A战斗机` for `F-35A`, `约1093公里` for `1093公里`). The rule,
+per end, first match wins:
+1. the name occurs in the sentence as written;
+2. a date or quantity the program found in the sentence lies inside the name: the end becomes that value's text;
+3. the longest part of the name (at least 2 characters and 60% of it) that the sentence spells: the end becomes
+   that part (the text's own spelling);
+4. subject only: the sentence refers back with a pronoun (`它`, `该舰`, `its`, …) and the name occurs earlier in the
+   document: the subject is kept and the pronoun is its mention (the model resolved it; the text confirms the
+   antecedent exists).
+Anything else is dropped and counted. The span is the smallest stretch of the sentence holding both mentions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kgreason.data.provenance import Sentence
+from kgreason.extract.lines import RawTriple
+from kgreason.extract.values import ValueMention
+
+MIN_PART_CHARS = 2
+MIN_PART_SHARE = 0.6
+# Words that refer back to a named thing; longest first so `该系列` wins over `该`.
+PRONOUNS: tuple[str, ...] = (
+    "该系列", "该型机", "该舰", "该机", "该艇", "该型", "该部", "该炮", "该弹", "该项目", "这一项目", "该公司",
+    "该国", "该战役", "该演习", "它们", "它", "其",
+)  # fmt: skip
+_ENGLISH_PRONOUNS = re.compile(r"\b(?:it|its|they|their|the ship|the aircraft|the company|he|she|his|her)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    name: str  # the name as it will stand in the KG
+    start: int  # offsets in the sentence
+    end: int
+    how: str  # "exact" | "value" | "part" | "pronoun"
+
+
+@dataclass(frozen=True, slots=True)
+class Grounded:
+    sentence: Sentence
+    sub: Mention
+    relation: str
+    obj: Mention
+
+    @property
+    def doc_span(self) -> tuple[int, int]:
+        lo = min(self.sub.start, self.obj.start)
+        hi = max(self.sub.end, self.obj.end)
+        return self.sentence.start + lo, self.sentence.start + hi
+
+
+def _longest_part(name: str, sentence: str) -> tuple[str, int] | None:
+    for length in range(len(name), MIN_PART_CHARS - 1, -1):
+        if length < MIN_PART_SHARE * len(name):
+            return None
+        for i in range(len(name) - length + 1):
+            part = name[i : i + length].strip(" ，,、的")
+            if len(part) == length and (pos := sentence.find(part)) >= 0:
+                return part, pos
+    return None
+
+
+def pronoun_in(sentence: str) -> tuple[int, int] | None:
+    """Where the sentence's first pronoun is, if any."""
+    best: tuple[int, int] | None = None
+    for p in PRONOUNS:
+        pos = sentence.find(p)
+        if pos >= 0 and (best is None or pos < best[0]):
+            best = (pos, pos + len(p))
+    m = _ENGLISH_PRONOUNS.search(sentence)
+    if m and (best is None or m.start() < best[0]):
+        best = (m.start(), m.end())
+    return best
+
+
+def locate(name: str, sentence: str, values: list[ValueMention]) -> Mention | None:
+    """Rules 1–3 of the module docstring."""
+    pos = sentence.find(name)
+    if pos >= 0:
+        return Mention(name, pos, pos + len(name), "exact")
+    for v in values:
+        if v.text in name:
+            return Mention(v.text, v.start, v.end, "value")
+    part = _longest_part(name, sentence)
+    if part is not None:
+        text, pos = part
+        return Mention(text, pos, pos + len(text), "part")
+    return None
+
+
+def ground(raw: RawTriple, sentence: Sentence, values: list[ValueMention], before: str) -> Grounded | None:
+    """`raw` tied to spans of `sentence` (None when an end cannot be found: rule 5). `before` is the document's
+    text before the sentence (for rule 4)."""
+    if raw.sub == raw.obj:
+        return None
+    obj = locate(raw.obj, sentence.text, values)
+    sub = locate(raw.sub, sentence.text, values)
+    if sub is None and raw.sub in before:
+        where = pronoun_in(sentence.text)
+        if where is not None:
+            sub = Mention(raw.sub, where[0], where[1], "pronoun")
+    if sub is None or obj is None or sub.name == obj.name:
+        return None
+    return Grounded(sentence, sub, raw.relation, obj)

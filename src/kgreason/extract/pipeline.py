@@ -1,0 +1,233 @@
+"""One document's text to its KG with provenance: sentences → windows → LLM lines → grounded, canonical, typed
+triples. No I/O here (the command writes; `kgreason.extract.output`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgreason.data.provenance import Sentence, SourcedTriple
+from kgreason.data.records import Document, KGTriple
+from kgreason.extract.canonical import Renaming, canonicalise
+from kgreason.extract.grounding import Grounded, ground
+from kgreason.extract.lines import RawTriple, read_reply
+from kgreason.extract.node_types import UNKNOWN_TYPE, llm_types, object_type_by_relation, rule_type
+from kgreason.extract.prompt import Window, reply_schema, window_messages
+from kgreason.extract.sentences import split_sentences
+from kgreason.extract.values import ValueMention, find_values, value_type
+from kgreason.llm.types import LLM, ChatMessage, LLMResult
+
+DEFAULT_WINDOW = 2
+DEFAULT_MAX_TOKENS = 320  # per window: ~6 lines of ~16 tokens per sentence and the JSON around them
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractSettings:
+    window: int = DEFAULT_WINDOW  # sentences per LLM call
+    max_tokens: int = DEFAULT_MAX_TOKENS
+
+
+@dataclass(slots=True)
+class ExtractStats:
+    """Counts for the progress line, the run record and the benchmark."""
+
+    sentences: int = 0
+    windows: int = 0
+    retried_windows: int = 0  # the first reply was unusable; asked again with the short prompt
+    skipped_windows: int = 0  # the retry failed too: the window's sentences gave no triples
+    malformed_lines: int = 0  # a listed triple that did not split into three parts
+    ungrounded: int = 0  # a triple whose subject or object no sentence of its window contains
+    recited: int = 0  # listed under one sentence, found (and cited) in another of the window
+    duplicates: int = 0
+    typing_failures: int = 0
+    # Every call's tokens, cached replies included (their original counts): the cost of extracting from scratch.
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def add(self, other: ExtractStats) -> None:
+        for name in ("sentences", "windows", "retried_windows", "skipped_windows", "malformed_lines",
+                     "ungrounded", "recited", "duplicates", "typing_failures", "llm_calls", "prompt_tokens",
+                     "completion_tokens"):  # fmt: skip
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.warnings.extend(other.warnings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sentences": self.sentences,
+            "windows": self.windows,
+            "retried_windows": self.retried_windows,
+            "skipped_windows": self.skipped_windows,
+            "malformed_lines": self.malformed_lines,
+            "ungrounded": self.ungrounded,
+            "recited": self.recited,
+            "duplicates": self.duplicates,
+            "typing_failures": self.typing_failures,
+            "llm_calls": self.llm_calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """A sourced triple with what the provenance file shows beside it: the mentions the sentence holds."""
+
+    sourced: SourcedTriple
+    sentence_text: str
+    sub_mention: str
+    obj_mention: str
+    how: tuple[str, str]  # how each end was found: exact | value | part | pronoun
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentKG:
+    doc_id: str
+    sentences: list[Sentence]
+    triples: list[Provenance]
+    renamings: list[Renaming]
+    stats: ExtractStats
+
+    @property
+    def kg(self) -> list[KGTriple]:
+        return [p.sourced.triple for p in self.triples]
+
+
+class _CountingLLM:
+    """Adds every call's tokens to the document's stats (cached replies with their original counts)."""
+
+    def __init__(self, inner: LLM, stats: ExtractStats) -> None:
+        self._inner = inner
+        self._stats = stats
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    def complete_json(self, messages: list[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256) -> LLMResult:
+        result = self._inner.complete_json(messages, schema, max_tokens=max_tokens)
+        self._stats.llm_calls += 1
+        self._stats.prompt_tokens += result.usage.prompt_tokens
+        self._stats.completion_tokens += result.usage.completion_tokens
+        return result
+
+
+WindowDone = Callable[[Window, int], None]  # (window, triples read from it)
+
+
+def make_windows(sentences: list[Sentence], size: int) -> list[Window]:
+    """Consecutive groups of `size` sentences, each with the document's first sentence as its title and the values
+    the program found in it."""
+    if not sentences:
+        return []
+    title = sentences[0].text
+    out = []
+    for k in range(0, len(sentences), size):
+        group = tuple(sentences[k : k + size])
+        values = tuple(dict.fromkeys(v.text for s in group for v in find_values(s.text)))
+        out.append(Window(sentences[0].doc_id, title, group, values))
+    return out
+
+
+def _ask(llm: LLM, window: Window, settings: ExtractSettings, stats: ExtractStats) -> Any | None:
+    """The reply's value; one retry with the short prompt after a failure; None (counted, warned) after two."""
+    schema = reply_schema(window)
+    first: LLMResult = llm.complete_json(window_messages(window), schema, max_tokens=settings.max_tokens)
+    if first.ok:
+        return first.value
+    stats.retried_windows += 1
+    second = llm.complete_json(window_messages(window, short=True), schema, max_tokens=settings.max_tokens)
+    if second.ok:
+        return second.value
+    stats.skipped_windows += 1
+    stats.warnings.append(
+        f"{window.doc_id}: sentences {window.indices[0]}–{window.indices[-1]} skipped: "
+        f"{first.kind} ({first.message[:80]}), then {second.kind} on the retry"
+    )
+    return None
+
+
+def _type_names(llm: LLM | None, title: str, grounded: list[Grounded], stats: ExtractStats) -> dict[str, str]:
+    types: dict[str, str] = {}
+    for g in grounded:  # objects whose relation says what they are (`简称` → 名称) come first
+        by_relation = object_type_by_relation(g.relation)
+        if by_relation is not None and value_type(g.obj.name) is None:
+            types.setdefault(g.obj.name, by_relation)
+    names = list(dict.fromkeys(n for g in grounded for n in (g.sub.name, g.obj.name)))
+    for n in names:
+        if n not in types and (t := rule_type(n)) is not None:
+            types[n] = t
+    asked, failed = llm_types(llm, title, [n for n in names if n not in types])
+    stats.typing_failures += failed
+    types.update(asked)
+    return types
+
+
+def _sourced(doc_id: str, grounded: list[Grounded], types: dict[str, str]) -> list[Provenance]:
+    out = []
+    for k, g in enumerate(grounded, start=1):
+        triple = KGTriple(
+            triple_id=f"t{k:03d}",
+            sub=g.sub.name,
+            sub_type=types.get(g.sub.name, UNKNOWN_TYPE),
+            relation=g.relation,
+            obj=g.obj.name,
+            obj_type=types.get(g.obj.name, UNKNOWN_TYPE),
+        )
+        sourced = SourcedTriple(triple, doc_id, g.sentence.index, g.doc_span)
+        sub_text = g.sentence.text[g.sub.start : g.sub.end]
+        obj_text = g.sentence.text[g.obj.start : g.obj.end]
+        out.append(Provenance(sourced, g.sentence.text, sub_text, obj_text, (g.sub.how, g.obj.how)))
+    return out
+
+
+def _ground_in_window(
+    raw: RawTriple, window: Window, values: dict[int, list[ValueMention]], text: str, stats: ExtractStats
+) -> Grounded | None:
+    """`raw` grounded in the sentence it was listed under, else in another sentence of the window that holds both
+    ends (the model often lists a fact under its neighbour), which then is the one cited."""
+    order = sorted(window.sentences, key=lambda s: s.index != raw.sentence)
+    for s in order:
+        g = ground(raw, s, values[s.index], text[: s.start])
+        if g is not None:
+            if s.index != raw.sentence:
+                stats.recited += 1
+            return g
+    return None
+
+
+def extract_document(
+    llm: LLM, doc: Document, settings: ExtractSettings, on_window: WindowDone | None = None
+) -> DocumentKG:
+    sentences = split_sentences(doc.doc_id, doc.content)
+    stats = ExtractStats(sentences=len(sentences))
+    llm = _CountingLLM(llm, stats)
+    values: dict[int, list[ValueMention]] = {s.index: find_values(s.text) for s in sentences}
+    grounded: list[Grounded] = []
+    for window in make_windows(sentences, settings.window):
+        stats.windows += 1
+        reply = _ask(llm, window, settings, stats)
+        raw, malformed = read_reply(window, reply) if reply is not None else ([], 0)
+        stats.malformed_lines += malformed
+        for r in raw:
+            g = _ground_in_window(r, window, values, doc.content, stats)
+            if g is None:
+                stats.ungrounded += 1
+            else:
+                grounded.append(g)
+        if on_window is not None:
+            on_window(window, len(raw))
+    canonical, renamings = canonicalise(grounded, doc.content)
+    unique: dict[tuple[str, str, str], Grounded] = {}
+    for g in canonical:
+        key = (g.sub.name, g.relation, g.obj.name)
+        if key in unique:
+            stats.duplicates += 1
+        else:
+            unique[key] = g
+    kept = list(unique.values())
+    title = sentences[0].text if sentences else doc.doc_id
+    types = _type_names(llm, title, kept, stats)
+    return DocumentKG(doc.doc_id, sentences, _sourced(doc.doc_id, kept, types), renamings, stats)

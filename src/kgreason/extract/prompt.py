@@ -1,0 +1,88 @@
+"""What the LLM is asked for one window of sentences: the messages and the JSON schema of its reply.
+
+The reply is a list of triples, each citing a sentence of the window by its number (`i`, an `enum` of the window's
+indices, so it cannot cite another). Keys are one or two letters because output length is the cost on a CPU
+(6–10 generated tokens/s for the embedded 1.5B model). Subject and object types come from a small closed list;
+dates and numbers are typed by the program (`kgreason.extract.values`), whose finds are shown as candidates so the
+model copies their spelling. The shared instructions come first so llama.cpp reuses the prompt prefix between calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kgreason.data.provenance import Sentence
+from kgreason.llm.types import ChatMessage
+
+# Entity types the model chooses from: the node types of the task's KGs (examples/sample). `时间` and `数值` are
+# the program's (values found by the parsers); the model may still pick them for a value the parsers missed.
+ENTITY_TYPES: tuple[str, ...] = (
+    "武器装备", "组织机构", "作战行动", "事件", "人物", "国家", "地点", "类别", "名称", "编号", "军衔", "职务",
+    "项目", "时间", "数值",
+)  # fmt: skip
+MAX_TRIPLES_PER_SENTENCE = 6
+MAX_LINE_CHARS = 80
+
+SYSTEM = "你是信息抽取助手，从句子中抽取知识图谱三元组，只输出JSON。"
+
+INSTRUCTIONS = (
+    "从每个编号句子中抽取事实，每条写成“主语|关系|宾语”，放在该句的键（如s3）下。要求：\n"
+    "1. 主语和宾语照抄句中原文的名称；代词（它、该舰、该机、该系列、其）写成它指代的完整名称。\n"
+    "2. 关系是简短的词，如：研制单位、研制国家、别名、简称、类型、隶属于、指挥官、首飞时间、服役时间、"
+    "发生时间、发生地点、参战方、满载排水量、作战半径、使用方、装备。\n"
+    "3. 时间和数值照抄原文作为宾语。\n"
+    "4. 每个事实只写一次，句中没有的事实不写。\n"
+    "例：[0] 歼-20由成都飞机工业集团研制，2011年1月11日首飞。\n"
+    '输出：{"s0":["歼-20|研制单位|成都飞机工业集团","歼-20|首飞时间|2011年1月11日"]}'
+)
+SHORT_INSTRUCTIONS = "从每个编号句子中抽取事实，每条写成“主语|关系|宾语”，主语和宾语照抄原文，放在该句的键下。"
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Consecutive sentences of one document asked about in one call."""
+
+    doc_id: str
+    title: str  # the document's first sentence, given as context
+    sentences: tuple[Sentence, ...]
+    values: tuple[str, ...] = ()  # dates and quantities the program found in these sentences, as written
+
+    @property
+    def indices(self) -> list[int]:
+        return [s.index for s in self.sentences]
+
+
+def sentence_key(index: int) -> str:
+    return f"s{index}"
+
+
+def reply_schema(window: Window) -> dict[str, Any]:
+    """One array per sentence of the window (so the citation is the structure itself), of `主语|关系|宾语` strings:
+    about a third of the tokens of an object per triple, and `maxItems` cuts off a model that starts repeating."""
+    line = {"type": "string", "minLength": 5, "maxLength": MAX_LINE_CHARS}
+    per_sentence = {"type": "array", "items": line, "maxItems": MAX_TRIPLES_PER_SENTENCE}
+    keys = [sentence_key(i) for i in window.indices]
+    return {
+        "type": "object",
+        "properties": {k: per_sentence for k in keys},
+        "required": keys,
+        "additionalProperties": False,
+    }
+
+
+def _numbered(sentences: Sequence[Sentence]) -> str:
+    return "\n".join(f"[{s.index}] {s.text}" for s in sentences)
+
+
+def window_messages(window: Window, *, short: bool = False) -> list[ChatMessage]:
+    """The messages for `window`; `short` drops the rules, the example and the context (the retry after a
+    malformed reply: a shorter prompt leaves the model less to echo)."""
+    parts = [SHORT_INSTRUCTIONS if short else INSTRUCTIONS]
+    if not short and window.title and window.title not in (s.text for s in window.sentences):
+        parts.append(f"文档标题：{window.title}")
+    parts.append("句子：\n" + _numbered(window.sentences))
+    if window.values and not short:
+        parts.append("句中的时间和数值：" + "；".join(window.values))
+    return [ChatMessage("system", SYSTEM), ChatMessage("user", "\n".join(parts))]
