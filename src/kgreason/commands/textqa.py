@@ -12,6 +12,7 @@ from rich.console import Console
 from kgreason.commands import Command, open_llm
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.errors import KgreasonError
+from kgreason.extract.source import ExtractorSource
 from kgreason.llm.factory import close_llm, llm_accounting
 from kgreason.retrieve.base import Embedder
 from kgreason.text.terminal import safe_text
@@ -26,8 +27,8 @@ HELP = "Text multi-hop QA: HotpotQA, 2WikiMultihopQA and MuSiQue files, their of
 FORMAT_HELP = f"The data set of the file: {' | '.join(FORMATS)} (auto: by the records' keys)."
 LLM_HELP = "Model that reads the sentences: embedded | embedded-small | openai:URL#MODEL | ensemble:SPEC,SPEC."
 KG_PATH_NOTE = (
-    "KG path (b) not run: it needs the text→KG extractor of `kgreason extract` (a TripleSource), which this build "
-    "does not include; the baseline path (a) ran alone."
+    "KG path (b) not run (add --kg-path): it reads triples from the retrieved sentences with `kgreason extract`'s "
+    "extractor, several model calls per question."
 )
 
 
@@ -103,6 +104,14 @@ def run_command(
     ] = 6,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N questions.")] = None,
     no_resume: Annotated[bool, typer.Option("--no-resume", help="Start over instead of resuming.")] = False,
+    kg_path: Annotated[
+        bool,
+        typer.Option(
+            "--kg-path",
+            help="Also answer by the KG path: triples extracted from the retrieved sentences (kgreason extract's "
+            "reader, cached), the model picks evidence triples; outputs in kg/. Several model calls per question.",
+        ),
+    ] = False,
 ) -> None:
     """Answer every question: rank its sentences, answer with the LLM reader (baseline path), and write
     baseline/answers.json (the seed's answer format) and baseline/prediction.json (HotpotQA, 2Wiki) or
@@ -113,12 +122,14 @@ def run_command(
         raise KgreasonError("textqa run needs a model to read the sentences: --llm embedded | openai:URL#MODEL | …")
     data = _load(data_file, fmt)
     err = _err()
-    settings = TextQASettings(data.dataset, llm, _retriever(retriever), top_k, kg_path=False)
+    settings = TextQASettings(data.dataset, llm, _retriever(retriever), top_k, kg_path=kg_path)
     embedder = _embedder(settings.retriever)
     model = open_llm(llm)
     if model is None:  # parse_spec gave "none" for a spelling of it
         raise KgreasonError("textqa run needs a model")
-    err.print(KG_PATH_NOTE, markup=False)
+    source = ExtractorSource(model) if kg_path else None
+    if source is None:
+        err.print(KG_PATH_NOTE, markup=False)
     try:
         summary = run_textqa(
             data,
@@ -126,6 +137,7 @@ def run_command(
             settings,
             model,
             embedder=embedder,
+            triple_source=source,
             accounting=llm_accounting(model),
             resume=not no_resume,
             limit=limit,

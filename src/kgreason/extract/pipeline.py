@@ -117,12 +117,12 @@ class _CountingLLM:
 WindowDone = Callable[[Window, int], None]  # (window, triples read from it)
 
 
-def make_windows(sentences: list[Sentence], size: int) -> list[Window]:
-    """Consecutive groups of `size` sentences, each with the document's first sentence as its title and the values
-    the program found in it."""
+def make_windows(sentences: list[Sentence], size: int, title: str | None = None) -> list[Window]:
+    """Consecutive groups of `size` sentences, each with a title (default: the document's first sentence) and the
+    values the program found in it."""
     if not sentences:
         return []
-    title = sentences[0].text
+    title = sentences[0].text if title is None else title
     out = []
     for k in range(0, len(sentences), size):
         group = tuple(sentences[k : k + size])
@@ -201,25 +201,43 @@ def _ground_in_window(
 def extract_document(
     llm: LLM, doc: Document, settings: ExtractSettings, on_window: WindowDone | None = None
 ) -> DocumentKG:
+    """A whole document: split into sentences, read in windows, canonicalised, typed."""
     sentences = split_sentences(doc.doc_id, doc.content)
+    return extract_sentences(llm, doc.doc_id, sentences, doc.content, settings, on_window=on_window)
+
+
+def extract_sentences(
+    llm: LLM,
+    doc_id: str,
+    sentences: list[Sentence],
+    content: str,
+    settings: ExtractSettings,
+    *,
+    on_window: WindowDone | None = None,
+    title: str | None = None,
+    typed: bool = True,
+) -> DocumentKG:
+    """Triples of some sentences of one document (`content`: its text, which the sentences' offsets index). `title`
+    heads every window (default: the first sentence); `typed=False` types nodes by the rules only, without the
+    LLM's typing call (callers that rank triples by their text do not need more)."""
     stats = ExtractStats(sentences=len(sentences))
     llm = _CountingLLM(llm, stats)
     values: dict[int, list[ValueMention]] = {s.index: find_values(s.text) for s in sentences}
     grounded: list[Grounded] = []
-    for window in make_windows(sentences, settings.window):
+    for window in make_windows(sentences, settings.window, title):
         stats.windows += 1
         reply = _ask(llm, window, settings, stats)
         raw, malformed = read_reply(window, reply) if reply is not None else ([], 0)
         stats.malformed_lines += malformed
         for r in raw:
-            g = _ground_in_window(r, window, values, doc.content, stats)
+            g = _ground_in_window(r, window, values, content, stats)
             if g is None:
                 stats.ungrounded += 1
             else:
                 grounded.append(g)
         if on_window is not None:
             on_window(window, len(raw))
-    canonical, renamings = canonicalise(grounded, doc.content)
+    canonical, renamings = canonicalise(grounded, content)
     unique: dict[tuple[str, str, str], Grounded] = {}
     for g in canonical:
         key = (g.sub.name, g.relation, g.obj.name)
@@ -228,6 +246,6 @@ def extract_document(
         else:
             unique[key] = g
     kept = list(unique.values())
-    title = sentences[0].text if sentences else doc.doc_id
-    types = _type_names(llm, title, kept, stats)
-    return DocumentKG(doc.doc_id, sentences, _sourced(doc.doc_id, kept, types), renamings, stats)
+    heading = title if title is not None else sentences[0].text if sentences else doc_id
+    types = _type_names(llm if typed else None, heading, kept, stats)
+    return DocumentKG(doc_id, sentences, _sourced(doc_id, kept, types), renamings, stats)

@@ -1,0 +1,48 @@
+"""`kgreason extract`'s reading as a `TripleSource` for text QA (`kgreason textqa run`, the KG path): triples of
+just the sentences a retriever ranked, read lazily per question, each citing its sentence.
+
+The sentences come grouped by paragraph (`Sentence.doc_id`); each paragraph's sentences are read in windows under
+the paragraph's title, exactly as `kgreason extract` reads a document. Only those sentences are known, so the text
+the offsets index is rebuilt from them (blank elsewhere): a pronoun finds its antecedent only in an earlier
+*given* sentence. Node types come from the rules alone (no typing call): the KG path ranks triples by their text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kgreason.data.provenance import Sentence, SourcedTriple
+from kgreason.extract.pipeline import ExtractSettings, ExtractStats, extract_sentences
+from kgreason.llm.types import LLM
+
+
+def known_text(sentences: Sequence[Sentence]) -> str:
+    """A text in which every given sentence sits at its offsets, blank elsewhere."""
+    chars = [" "] * max((s.end for s in sentences), default=0)
+    for s in sentences:
+        chars[s.start : s.end] = s.text
+    return "".join(chars)
+
+
+class ExtractorSource:
+    """Reads triples from the given sentences with an LLM (replies cached like every call); `stats` adds up what
+    every call cost."""
+
+    def __init__(self, llm: LLM, settings: ExtractSettings | None = None) -> None:
+        self.llm = llm
+        self.settings = settings or ExtractSettings()
+        self.stats = ExtractStats()
+
+    def extract(self, sentences: Sequence[Sentence]) -> list[SourcedTriple]:
+        by_paragraph: dict[str, list[Sentence]] = {}
+        for s in sentences:
+            by_paragraph.setdefault(s.doc_id, []).append(s)
+        out: list[SourcedTriple] = []
+        for doc_id, group in by_paragraph.items():
+            group.sort(key=lambda s: s.index)
+            kg = extract_sentences(
+                self.llm, doc_id, group, known_text(group), self.settings, title=doc_id.split("#")[0], typed=False
+            )
+            self.stats.add(kg.stats)
+            out.extend(p.sourced for p in kg.triples)
+        return out
