@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import needs_llama
+from llm_support import needs_llama
 from test_llm_real_slow import llama_server  # noqa: F401  (the fixture that starts the server)
 
 TESTS = Path(__file__).resolve().parents[1]
