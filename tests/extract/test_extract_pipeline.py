@@ -74,3 +74,16 @@ def test_a_fact_listed_under_the_neighbouring_sentence_cites_the_one_that_holds_
         (("F-35A", "首飞时间", "2006年12月15日"), 1)
     ]
     assert result.stats.recited == 1 and result.stats.ungrounded == 1  # 歼-20 is in no sentence of the window
+
+
+def test_the_prompt_speaks_the_language_of_the_sentences() -> None:
+    from kgreason.extract.prompt import INSTRUCTIONS, INSTRUCTIONS_EN, window_messages
+
+    english = make_windows(split_sentences("p", "Film X is a 1990 drama. It was directed by Anne Dupont."), 2)[0]
+    chinese = make_windows(split_sentences("d", "辽宁舰由大连造船厂建造。该舰于2012年交付。"), 2)[0]
+    assert window_messages(english)[-1].content.startswith(INSTRUCTIONS_EN)
+    assert "Sentences:" in window_messages(english)[-1].content
+    assert window_messages(chinese)[-1].content.startswith(INSTRUCTIONS)
+    # a Chinese text with Latin designations stays Chinese
+    mixed = make_windows(split_sentences("d", "F-35A和F-35B由洛克希德·马丁公司研制。"), 2)[0]
+    assert window_messages(mixed)[-1].content.startswith(INSTRUCTIONS)

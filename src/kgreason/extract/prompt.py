@@ -39,6 +39,24 @@ INSTRUCTIONS = (
 )
 SHORT_INSTRUCTIONS = "从每个编号句子中抽取事实，每条写成“主语|关系|宾语”，主语和宾语照抄原文，放在该句的键下。"
 
+# English text gets English instructions, so relations come out in the text's language (a Chinese prompt made the
+# model write `母亲` for "mother" in English text, which no English question or gold triple uses). The relation
+# examples are generic encyclopedic property labels, the counterpart of the Chinese list above.
+SYSTEM_EN = "You extract knowledge graph triples from sentences. Output JSON only."
+INSTRUCTIONS_EN = (
+    "From each numbered sentence, list its facts as 'subject|relation|object' under that sentence's key (e.g. s3).\n"
+    "1. Copy subject and object names exactly as the sentence writes them; write a pronoun (he, she, it, the film)\n"
+    "as the full name it stands for.\n"
+    "2. A relation is a short property label, such as: director, mother, father, spouse, date of birth,\n"
+    "place of birth, date of death, place of death, country, nationality, publication date, founded by,\n"
+    "located in, member of, educated at, occupation, award received.\n"
+    "3. Copy dates and numbers as written as the object.\n"
+    "4. List each fact once; do not list facts the sentence does not state.\n"
+    "Example: [0] Inception is a 2010 film directed by Christopher Nolan.\n"
+    'Output: {"s0":["Inception|publication date|2010","Inception|director|Christopher Nolan"]}'
+)
+SHORT_INSTRUCTIONS_EN = "List each numbered sentence's facts as 'subject|relation|object' under its key, names copied."
+
 
 @dataclass(frozen=True, slots=True)
 class Window:
@@ -76,13 +94,27 @@ def _numbered(sentences: Sequence[Sentence]) -> str:
     return "\n".join(f"[{s.index}] {s.text}" for s in sentences)
 
 
+def is_chinese(text: str) -> bool:
+    """Whether Chinese characters make up at least a third of the text's letters."""
+    letters = [ch for ch in text if ch.isalpha()]
+    cjk = sum(1 for ch in letters if "\u3400" <= ch <= "\u9fff")
+    return bool(letters) and cjk * 3 >= len(letters)
+
+
 def window_messages(window: Window, *, short: bool = False) -> list[ChatMessage]:
-    """The messages for `window`; `short` drops the rules, the example and the context (the retry after a
-    malformed reply: a shorter prompt leaves the model less to echo)."""
-    parts = [SHORT_INSTRUCTIONS if short else INSTRUCTIONS]
+    """The messages for `window`, in the language of its sentences; `short` drops the rules, the example and the
+    context (the retry after a malformed reply: a shorter prompt leaves the model less to echo)."""
+    chinese = is_chinese("".join(s.text for s in window.sentences))
+    if chinese:
+        system, rules, brief = SYSTEM, INSTRUCTIONS, SHORT_INSTRUCTIONS
+        title, listed, values = "文档标题：", "句子：", "句中的时间和数值："
+    else:
+        system, rules, brief = SYSTEM_EN, INSTRUCTIONS_EN, SHORT_INSTRUCTIONS_EN
+        title, listed, values = "Title: ", "Sentences:", "Dates and numbers in them: "
+    parts = [brief if short else rules]
     if not short and window.title and window.title not in (s.text for s in window.sentences):
-        parts.append(f"文档标题：{window.title}")
-    parts.append("句子：\n" + _numbered(window.sentences))
+        parts.append(f"{title}{window.title}")
+    parts.append(listed + "\n" + _numbered(window.sentences))
     if window.values and not short:
-        parts.append("句中的时间和数值：" + "；".join(window.values))
-    return [ChatMessage("system", SYSTEM), ChatMessage("user", "\n".join(parts))]
+        parts.append(values + ("；" if chinese else "; ").join(window.values))
+    return [ChatMessage("system", system), ChatMessage("user", "\n".join(parts))]
