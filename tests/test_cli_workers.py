@@ -133,7 +133,11 @@ def test_sigterm_with_questions_in_flight_writes_what_finished_and_the_resume_as
         resumed = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
         assert resumed.returncode == 0, resumed.stderr
         assert f"{len(done)} resumed" in resumed.stderr
-        asked_again = len(server.questions) - asked_first
-    hanging = asked_first - 2  # calls still in flight when stopped: asked again, nothing else is
-    assert asked_again <= calls_for_all - 2 and asked_again >= hanging
+        asked_again = server.questions[asked_first:]
+    # Only questions the first run did not finish are asked again. (How many calls that is depends on timing: on a
+    # loaded machine a question whose reply came before the stop may still have been finishing its own work.)
+    texts = {q["query_id"]: q["question"] for q in json.loads((SAMPLE / "qa.json").read_text(encoding="utf-8"))}
+    finished = {texts[query_id] for query_id in done}
+    again = {json.loads(line.removeprefix("问题：")) for line in asked_again if line.startswith("问题：")}
+    assert again and not again & finished, again & finished
     assert (out / "result.json").read_bytes() == (tmp_path / "ref" / "result.json").read_bytes()
