@@ -1,7 +1,7 @@
 """The KG path: triples read from the retrieved sentences, ranked by relevance, and an LLM that picks the evidence
 triples and the answer from a closed list of their ids.
 
-Triples come from a `TripleSource` — `kgreason extract`'s extractor once the lead wires it in; a fake in the tests.
+Triples come from a `TripleSource`: `kgreason extract`'s reader (`extract.source.ExtractorSource`), or a fake in tests.
 Nothing here invents triples: without a source the path does not run. The supporting facts are the sentences of the
 chosen triples, 2Wiki's `evidence` the chosen triples themselves, and the sub-questions are the evidence chain (one
 per triple: "<relation> of <subject>?" answered by its object).
