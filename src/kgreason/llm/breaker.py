@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from kgreason.llm.cache import cache_identity_of
 from kgreason.llm.types import LLM, ChatMessage, LLMFailure, LLMResult, Usage
 
 SERVER_FAULTS = frozenset({"unavailable", "timeout", "server_error"})
@@ -53,8 +54,7 @@ class CircuitBreakerLLM:
         return self._inner
 
     def cache_identity(self) -> dict[str, Any]:
-        identity = getattr(self._inner, "cache_identity", None)
-        return dict(identity()) if callable(identity) else {"backend": self._inner.name}
+        return cache_identity_of(self._inner)
 
     def _admit(self) -> bool:
         """Whether this call may ask the model (closed, or the one trial call once the cool-down is over)."""

@@ -29,6 +29,14 @@ class HasCacheIdentity(Protocol):
     def cache_identity(self) -> dict[str, Any]: ...
 
 
+def cache_identity_of(llm: LLM) -> dict[str, Any]:
+    """What makes `llm`'s replies the same for the same request: its own identity, else its name. Wrappers that
+    change nothing in a reply (the circuit breaker) pass their inner model's on."""
+    if isinstance(llm, HasCacheIdentity):
+        return dict(llm.cache_identity())
+    return {"name": llm.name}
+
+
 @dataclass(frozen=True, slots=True)
 class CachedReply:
     value: Any
@@ -127,9 +135,7 @@ class CachedLLM:
         return self._inner
 
     def _identity(self) -> dict[str, Any]:
-        if isinstance(self._inner, HasCacheIdentity):
-            return self._inner.cache_identity()
-        return {"name": self._inner.name}
+        return cache_identity_of(self._inner)
 
     def complete_json(self, messages: list[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256) -> LLMResult:
         start = time.monotonic()
