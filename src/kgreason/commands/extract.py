@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from kgreason.commands import Command, examples, open_llm
+from kgreason.commands.interrupt import run_or_stop
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.errors import KgreasonError
 from kgreason.extract.inputs import read_inputs
@@ -88,13 +89,14 @@ def extract(
     per_doc: dict[str, dict[str, object]] = {}
     started = time.monotonic()
     empty: list[str] = []
-    n_triples = 0
-    try:
+
+    def extract_all() -> int:
+        written = 0
         for doc in documents:
             result = extract_document(llm, doc, settings, progress.window)
             totals.add(result.stats)
             per_doc[doc.doc_id] = {**result.stats.to_json(), "triples": len(result.triples)}
-            n_triples += len(result.triples)
+            written += len(result.triples)
             if not result.triples:  # an empty KG file would not validate: none is written, and the exit says so
                 empty.append(doc.doc_id)
                 err.print(safe_text(f"warning: {doc.doc_id}: no triples extracted, no KG file written"), markup=False)
@@ -103,6 +105,13 @@ def extract(
             err.print(safe_text(f"{doc.doc_id}: {len(result.triples)} triples written"), markup=False)
             for warning in result.stats.warnings:
                 err.print(safe_text(f"warning: {warning}", newlines=False), markup=False)
+        return written
+
+    stopped = "interrupted: extract stopped; finished documents are written and the replies so far are cached, so "
+    stopped += "the same command goes on quickly"
+    try:
+        # on a worker thread, so Ctrl-C/SIGTERM stop at once even while the model is in a call
+        n_triples = run_or_stop(extract_all, lambda text: err.print(text, markup=False), stopped)
     finally:
         accounting = llm_accounting(llm)
         close_llm(llm)

@@ -20,6 +20,8 @@ from kgreason.errors import UserInterrupt
 
 T = TypeVar("T")
 
+EXIT_INTERRUPTED = 130  # the shell's status for a process ended by Ctrl-C
+
 
 class Interrupted(Exception):
     """Ctrl-C during `run_in_worker`. `value` is the job's result when it stopped within the grace period
@@ -66,7 +68,7 @@ def run_in_worker(job: Callable[[], T], stop: threading.Event, *, grace: float =
     return cast(T, outcome.value)
 
 
-def run_or_stop(job: Callable[[], T], say: Callable[[str], None], what: str, exit_code: int = 130) -> T:
+def run_or_stop(job: Callable[[], T], say: Callable[[str], None], what: str, exit_code: int = EXIT_INTERRUPTED) -> T:
     """`job` on a worker thread, for commands whose work is saved as it goes (caches, journals): on Ctrl-C or
     SIGTERM, say `what` ("… stopped; rerun to continue") and end the process with `exit_code` at once — also when
     a model call is still in flight, which would otherwise hold the signal until it returns."""

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 
 from kgreason.commands import LLM_CHOICE_HELP, WORKERS_HELP, Command, examples, open_llm, usable_workers
-from kgreason.commands.interrupt import Interrupted, run_in_worker
+from kgreason.commands.interrupt import EXIT_INTERRUPTED, Interrupted, run_in_worker
 from kgreason.commands.run_output import check_writable, resolve_output, run_record_path, write_run_record
 from kgreason.commands.run_progress import RunProgress
 from kgreason.conventions import default_conventions, load_conventions
@@ -44,7 +44,6 @@ from kgreason.text.terminal import safe_text
 # path; 3 a result was written but some answers are the program's fallback after a failed model call, or
 # questions failed with an error; 130 interrupted (what was done is written; rerun to resume).
 EXIT_INCOMPLETE = 3
-EXIT_INTERRUPTED = 130
 
 HELP = "\n\n".join(
     [
