@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import threading
@@ -344,10 +343,9 @@ def _finish_interrupted(
     at once, without waiting for a model call still in flight on the worker thread."""
     say = _printer(err)
     summary.interrupted = True
-    if not interrupted.stopped:
-        written = write_result_from_journal(dataset, result_path, trace_path)
-    else:
-        written = len(_result_items(result_path))
+    # The journal is the record of what was answered: result.json is rebuilt from it whether or not the run's
+    # thread ended (with workers, result.json was seen to lag the journal by the answers finished after the stop).
+    written = write_result_from_journal(dataset, result_path, trace_path)
     record.write(summary, "interrupted", EXIT_INTERRUPTED)
     answered = summary.resumed + summary.answered + summary.failed
     say(
@@ -366,11 +364,3 @@ def _printer(err: Console) -> Callable[[str], None]:
         err.print(safe_text(text), markup=False)  # names, paths and model messages come from outside
 
     return say
-
-
-def _result_items(path: Path) -> list[Any]:
-    try:
-        items = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    return items if isinstance(items, list) else []
