@@ -1,4 +1,5 @@
-"""Linking (exact, alias, longest match, near-duplicates, partial, fuzzy), answer forms and constraint extraction."""
+"""Linking (exact, alias, longest match, near-duplicates, partial, fuzzy, gapped), answer forms and constraint
+extraction."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ EXTRA = [
     KGTriple("x4", "中途岛作战计划", "作战行动", "代号", "MI作战", "名称"),
     KGTriple("x5", "大黄蜂号航空母舰", "武器装备", "舰级", "约克城级航空母舰", "武器装备"),
     KGTriple("x6", "某驱逐舰", "武器装备", "满载排水量", "8500吨", "数值"),
+    KGTriple("x7", "某空空导弹", "武器装备", "挂载位置", "侧弹舱", "部位"),
+    KGTriple("x8", "滑动轴承", "零件", "传动效率", "0.94", "数值"),
+    KGTriple("x9", "滚动轴承", "零件", "传动效率", "0.99", "数值"),
 ]
 
 
@@ -60,6 +64,17 @@ def test_partial_name(index: KGIndex) -> None:
 
 def test_fuzzy_name_in_order_only(index: KGIndex) -> None:
     assert ("中途岛的作战计划", "中途岛作战计划", "fuzzy") in links(index, "日军进攻中途岛的作战计划代号是什么？")
+
+
+def test_gapped_name_the_question_spells_in_full(index: KGIndex) -> None:
+    assert links(index, "机身侧面弹舱内挂载的是什么？") == [("侧面弹舱", "侧弹舱", "gapped")]
+    # more than two characters inserted is no longer the name
+    assert links(index, "机身侧面的那个弹舱内挂载的是什么？") == []
+
+
+def test_gapped_link_loses_to_an_exact_name_it_overlaps(index: KGIndex) -> None:
+    # `滑…动轴承` across `油润滑的滚动轴承` spells 滑动轴承 with two characters inserted; the exact name wins
+    assert links(index, "油润滑的滚动轴承传动效率是多少？") == [("滚动轴承", "滚动轴承", "exact")]
 
 
 # ------------------------------------------------------------------------------------------------- answer form

@@ -6,7 +6,10 @@ longest, most specific matches win and a shorter name inside an accepted longer 
 catch names the question shortens or rewords:
 - partial: the question spells the start of a name, or most of it (`大黄蜂号` -> `大黄蜂号航空母舰`,
   `考艾岛附近海域` -> `夏威夷考艾岛附近海域`);
-- fuzzy: most of a name's character bigrams occur close together (`中途岛的作战计划` -> `中途岛作战计划`).
+- fuzzy: most of a name's character bigrams occur close together (`中途岛的作战计划` -> `中途岛作战计划`);
+- gapped: every character of a short name, in order, with at most two characters between them, starting and
+  ending on the name's own first and last characters (`侧面弹舱` -> `侧弹舱`): the question says in full what the
+  KG abbreviates.
 A weaker link must be clearly longer than the exact one it replaces.
 """
 
@@ -21,7 +24,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.reason.textmap import MappedText
 from kgreason.text.normalize import normalize_text
 
-LinkHow = Literal["exact", "core", "partial", "fuzzy"]
+LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped"]
 
 MIN_NAME_CHARS = 2  # a one-character name would match almost any question
 PARTIAL_MIN_CHARS = 3
@@ -29,6 +32,9 @@ PARTIAL_MIN_SHARE = 0.6  # a part from inside a name must spell this share of it
 FUZZY_MIN_COVERAGE = 0.75
 FUZZY_MIN_NAME_CHARS = 4
 SHARED_MIN_CHARS = 3  # a word inside several names links to all of them only when nothing else links
+GAPPED_MIN_CHARS = 3
+GAPPED_MAX_INSERTED = 2  # characters the question may add inside a name it spells in full (`侧面弹舱` ~ `侧弹舱`)
+GAPPED_SCORE = 0.7
 
 _BRACKETED = re.compile(r"[（(\[【「『〈《][^）)\]】」』〉》]*[）)\]】」』〉》]")
 
@@ -45,7 +51,10 @@ class Mention:
     @property
     def weight(self) -> float:
         """What a link is worth when links overlap: its length, discounted by its confidence."""
-        return (self.end - self.start) * (1.0 if self.how in ("exact", "core") else self.score)
+        spelled = self.end - self.start
+        if self.how == "gapped":  # the inserted characters are not part of what the link spells
+            spelled = min(spelled, len(self.key))
+        return spelled * (1.0 if self.how in ("exact", "core") else self.score)
 
 
 def _core(name: str) -> str:
@@ -66,6 +75,7 @@ class NameTable:
         self.lengths: set[int] = set()
         self.part_lengths: set[int] = set()
         self.names: dict[str, str] = {}  # key -> the name spelling used for parts / bigrams
+        self.by_first: dict[str, list[str]] = defaultdict(list)  # first character -> keys (gapped links)
         inner: dict[str, set[str]] = defaultdict(set)
         for key, node in index.nodes.items():
             if node.kind == "text":
@@ -82,6 +92,8 @@ class NameTable:
             name = core or key
             self.names[key] = name
             n = len(name)
+            if n >= GAPPED_MIN_CHARS:
+                self.by_first[name[0]].append(key)
             for length in range(PARTIAL_MIN_CHARS, n):
                 self.parts[name[:length]].append(key)
                 self.part_lengths.add(length)
@@ -137,6 +149,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
     if fuzzy:
         found.extend(_partial(table, q))
         found.extend(_fuzzy(table, q))
+        found.extend(_gapped(table, q))
     if not found:
         # a group, not rivals: every node sharing the word is kept (they overlap by design)
         return sorted(_shared(table, q), key=lambda m: (m.start, m.key))
@@ -211,3 +224,31 @@ def _fuzzy(table: NameTable, q: MappedText) -> list[Mention]:
             continue
         out.append(Mention(start, end, q.verbatim(start, end), key, "fuzzy", round(0.9 * hits / len(bgs), 3)))
     return out
+
+
+def _gapped(table: NameTable, q: MappedText) -> list[Mention]:
+    """Names the question spells with a few characters inserted (`侧面弹舱` -> `侧弹舱`); see the module doc."""
+    nq = q.norm
+    out: list[Mention] = []
+    for i, ch in enumerate(nq):
+        for key in table.by_first.get(ch, ()):
+            name = table.names[key]
+            end = _spell_with_gaps(nq, i, name)
+            if end and not _splits_alnum(nq, i, end):
+                out.append(Mention(i, end, q.verbatim(i, end), key, "gapped", GAPPED_SCORE))
+    return out
+
+
+def _spell_with_gaps(text: str, start: int, name: str) -> int:
+    """The end of the shortest span from `start` that holds `name`'s characters in order with 1..GAPPED_MAX_INSERTED
+    others between them and ends on its last character; 0 when there is none (or no character is inserted: that
+    is an exact link)."""
+    limit = min(len(text), start + len(name) + GAPPED_MAX_INSERTED)
+    j = start + 1
+    for ch in name[1:]:
+        k = text.find(ch, j, limit)
+        if k < 0:
+            return 0
+        j = k + 1
+    inserted = j - start - len(name)
+    return j if 0 < inserted <= GAPPED_MAX_INSERTED else 0
