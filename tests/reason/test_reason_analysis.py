@@ -22,6 +22,11 @@ EXTRA = [
     KGTriple("x7", "某空空导弹", "武器装备", "挂载位置", "侧弹舱", "部位"),
     KGTriple("x8", "滑动轴承", "零件", "传动效率", "0.94", "数值"),
     KGTriple("x9", "滚动轴承", "零件", "传动效率", "0.99", "数值"),
+    KGTriple("x10", "甲舰遇袭事件", "事件", "使用武器", "AM39飞鱼导弹", "武器装备"),
+    KGTriple("x11", "乙舰遇袭事件", "事件", "使用武器", "MM38飞鱼导弹", "武器装备"),
+    KGTriple("x12", "甲舰遇袭事件", "事件", "所属战争", "马岛战争", "事件"),
+    KGTriple("x13", "某机首次试飞", "事件", "试飞装备", "歼-20", "武器装备"),
+    KGTriple("x14", "某机首次公开亮相", "事件", "参展装备", "歼-20", "武器装备"),
 ]
 
 
@@ -75,6 +80,19 @@ def test_gapped_name_the_question_spells_in_full(index: KGIndex) -> None:
 def test_gapped_link_loses_to_an_exact_name_it_overlaps(index: KGIndex) -> None:
     # `滑…动轴承` across `油润滑的滚动轴承` spells 滑动轴承 with two characters inserted; the exact name wins
     assert links(index, "油润滑的滚动轴承传动效率是多少？") == [("滚动轴承", "滚动轴承", "exact")]
+
+
+def test_quoted_short_name_links_every_name_that_holds_it(index: KGIndex) -> None:
+    got = links(index, "马岛战争中被“飞鱼”导弹击中的舰船有哪些？")
+    assert ("马岛战争", "马岛战争", "exact") in got
+    assert ("飞鱼”导弹", "AM39飞鱼导弹", "group") in got and ("飞鱼”导弹", "MM38飞鱼导弹", "group") in got
+    # a group link describes: its words stay for relation matching
+    assert "飞鱼导弹" in run(index, "马岛战争中被“飞鱼”导弹击中的舰船有哪些？").residual
+
+
+def test_quoted_label_is_not_a_group(index: KGIndex) -> None:
+    # `首次` is inside two names, but `首次训练` (the label with the noun after it) is in none
+    assert [h for *_, h in links(index, "歼-20完成了哪一项“首次”训练？")] == ["exact"]
 
 
 # ------------------------------------------------------------------------------------------------- answer form

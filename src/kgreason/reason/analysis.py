@@ -37,7 +37,7 @@ from kgreason.reason.lexicon import (
     TIME_WITHIN_WORDS,
 )
 from kgreason.reason.link import Mention
-from kgreason.reason.textmap import MappedText
+from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import share_spelled
 
@@ -445,20 +445,6 @@ def _numerics(q: MappedText, index: KGIndex) -> list[NumericThreshold]:
     return out
 
 
-_QUOTED = re.compile(r"“[^”]{1,20}”|「[^」]{1,20}」|\"[^\"]{1,20}\"|‘[^’]{1,20}’")
-
-
-def quoted_spans(q: MappedText) -> list[tuple[int, int]]:
-    """Normalised spans of the words the question puts in quotes: names or labels (`哪一项“首次”训练`), never
-    operators."""
-    out: list[tuple[int, int]] = []
-    for m in _QUOTED.finditer(q.original):
-        idx = [i for i, o in enumerate(q.origin) if m.start() <= o < m.end()]
-        if idx:
-            out.append((idx[0], idx[-1] + 1))
-    return out
-
-
 def attribute_phrase_start(nq: str, start: int) -> int:
     """Where the attribute words right before a comparison word begin (`中首飞时间最晚` -> `首飞时间`): up to six
     characters back, not across punctuation or a function character (中 的 在 是 之 了 而)."""
@@ -586,7 +572,9 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     order = _order(q, list(mentions), quoted_spans(q)) if form != "choice" else None
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.
     relation_names = index.relation_names
-    spans = [(m.start, m.end) for m in kept if not _in_relation_name(m.key, relation_names)] + window_spans
+    spans = [
+        (m.start, m.end) for m in kept if not _in_relation_name(m.key, relation_names) and m.how != "group"
+    ] + window_spans
     # The asked-for noun is matched against the answer's type, not against relations — unless it is a relation
     # name itself (`…的性能特点有哪些`).
     if type_word and type_word not in relation_names:

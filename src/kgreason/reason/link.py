@@ -2,11 +2,14 @@
 
 No segmenter is needed: node names (normalised) are looked up as substrings of the normalised question; the
 longest, most specific matches win and a shorter name inside an accepted longer one is not linked (`F-35` inside
-`F-35A`). Names with a bracketed part also match without it (`辽宁舰（16）` ~ `辽宁舰`). Two weaker kinds of link
-catch names the question shortens or rewords:
+`F-35A`). Names with a bracketed part also match without it (`辽宁舰（16）` ~ `辽宁舰`). Weaker kinds of link catch
+names the question shortens or rewords:
 - partial: the question spells the start of a name, or most of it (`大黄蜂号` -> `大黄蜂号航空母舰`,
   `考艾岛附近海域` -> `夏威夷考艾岛附近海域`);
 - fuzzy: most of a name's character bigrams occur close together (`中途岛的作战计划` -> `中途岛作战计划`);
+- group: a word the question quotes, with the noun after it, inside a few longer names (`“飞鱼”导弹` ->
+  `AM39飞鱼导弹` and `MM38飞鱼导弹`); all of them link, and the words stay for relation matching (the same kind of
+  link as the shared words used when nothing else links);
 - gapped: every character of a short name, in order, with at most two characters between them, starting and
   ending on the name's own first and last characters (`侧面弹舱` -> `侧弹舱`): the question says in full what the
   KG abbreviates.
@@ -21,10 +24,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kgreason.kg.index import KGIndex
-from kgreason.reason.textmap import MappedText
+from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.normalize import normalize_text
 
-LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped"]
+LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "group"]
 
 MIN_NAME_CHARS = 2  # a one-character name would match almost any question
 PARTIAL_MIN_CHARS = 3
@@ -32,6 +35,7 @@ PARTIAL_MIN_SHARE = 0.6  # a part from inside a name must spell this share of it
 FUZZY_MIN_COVERAGE = 0.75
 FUZZY_MIN_NAME_CHARS = 4
 SHARED_MIN_CHARS = 3  # a word inside several names links to all of them only when nothing else links
+QUOTED_GROUP_MAX = 6  # a quoted word inside more names than this is a common word, not a family of names
 GAPPED_MIN_CHARS = 3
 GAPPED_MAX_INSERTED = 2  # characters the question may add inside a name it spells in full (`侧面弹舱` ~ `侧弹舱`)
 GAPPED_SCORE = 0.7
@@ -153,7 +157,30 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
     if not found:
         # a group, not rivals: every node sharing the word is kept (they overlap by design)
         return sorted(_shared(table, q), key=lambda m: (m.start, m.key))
-    return sorted(_select(found), key=lambda m: m.start)
+    chosen = _select(found)
+    return sorted(chosen + _quoted_groups(table, q, chosen), key=lambda m: (m.start, m.key))
+
+
+def _quoted_groups(table: NameTable, q: MappedText, taken: list[Mention]) -> list[Mention]:
+    """A word the question quotes (`被“飞鱼”导弹击中`) that no name links: quotes mark a name, and the KG holds it
+    only inside longer names (`AM39飞鱼导弹`, `MM38飞鱼导弹`) — every one of them links, as a group (they overlap by
+    design)."""
+    nq = q.norm
+    out: list[Mention] = []
+    for a, b in quoted_spans(q):
+        if b - a < MIN_NAME_CHARS or any(a < t.end and t.start < b for t in taken):
+            continue
+        # the quoted word with the noun that follows it (`“飞鱼”导弹`): the names must hold both, so a quoted label
+        # (`哪一项“首次”训练`) does not link every name that contains the label
+        tail = re.match(r"[^的是在了和与及或，。？?]{0,4}", nq[b:])
+        for end in range(b + (tail.end() if tail else 0), b, -1):
+            phrase = nq[a:end]
+            holders = sorted(k for k, name in table.names.items() if phrase in name and phrase != name)
+            if holders:
+                if len(holders) <= QUOTED_GROUP_MAX:
+                    out.extend(Mention(a, end, q.verbatim(a, end), key, "group", 0.5) for key in holders)
+                break
+    return out
 
 
 def _shared(table: NameTable, q: MappedText) -> list[Mention]:
@@ -168,7 +195,7 @@ def _shared(table: NameTable, q: MappedText) -> list[Mention]:
             continue
         taken.append((i, i + len(part)))
         for key in table.shared[part]:
-            out.append(Mention(i, i + len(part), q.verbatim(i, i + len(part)), key, "partial", 0.5))
+            out.append(Mention(i, i + len(part), q.verbatim(i, i + len(part)), key, "group", 0.5))
     return out
 
 

@@ -3,6 +3,7 @@ verbatim substrings of the question (constraint values must be the question's ow
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from kgreason.text.normalize import normalize_text
@@ -41,3 +42,17 @@ def map_text(text: str) -> MappedText:
             norm.append(c)
             origin.append(i)
     return MappedText(text, "".join(norm), tuple(origin))
+
+
+_QUOTED = re.compile(r"“[^”]{1,20}”|「[^」]{1,20}」|\"[^\"]{1,20}\"|‘[^’]{1,20}’")
+
+
+def quoted_spans(q: MappedText) -> list[tuple[int, int]]:
+    """Normalised spans of the words the question puts in quotes: names or labels (`哪一项“首次”训练`), never
+    operators."""
+    out: list[tuple[int, int]] = []
+    for m in _QUOTED.finditer(q.original):
+        idx = [i for i, o in enumerate(q.origin) if m.start() <= o < m.end()]
+        if idx:
+            out.append((idx[0], idx[-1] + 1))
+    return out
