@@ -8,11 +8,17 @@ members' KG type (`国家集合`), and each constraint under the conventions' ke
 
 from __future__ import annotations
 
+import re
+
 from kgreason.conventions import CONSTRAINT_KINDS, ConstraintKind, Conventions, default_conventions
 from kgreason.data.records import Path, PathTriple
 from kgreason.kg.index import KGIndex
+from kgreason.reason.lexicon import MEASURE_WORDS
 
 INTERNAL = default_conventions()  # the names the stages before this one write
+
+# `那次` / `这一艘` before the noun it points at: deixis of the question, not part of what the constraint says
+_DEMONSTRATIVE = re.compile(rf"[那这]一?[{MEASURE_WORDS}](?=.)")
 
 
 def written_path(path: Path, index: KGIndex, conv: Conventions) -> Path:
@@ -49,10 +55,13 @@ def written_answer(
 
 def written_constraints(constraints: dict[str, str], conv: Conventions) -> dict[str, str]:
     """Each constraint (keyed by its kind) under the conventions' key; a kind without a key of its own (a negation,
-    by default) under the side's key, as `"camp": "英国以外"`. The first of two constraints for one key wins."""
+    by default) under the side's key, as `"camp": "英国以外"`. The first of two constraints for one key wins. A
+    demonstrative is left out of the value (`在朱日和举行的那次阅兵` -> `在朱日和举行的阅兵`): the question points
+    with it; the constraint is the description."""
     out: dict[str, str] = {}
     kinds: dict[str, ConstraintKind] = {k: k for k in CONSTRAINT_KINDS}
     for kind, value in constraints.items():
+        value = _DEMONSTRATIVE.sub("", value)
         known = kinds.get(kind)
         key = conv.constraint_key(known) if known is not None else kind
         if key is None:

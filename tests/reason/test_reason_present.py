@@ -1,0 +1,25 @@
+"""The assemble stage's writing step: constraints under the conventions' keys, values without deixis."""
+
+from __future__ import annotations
+
+from kgreason.conventions import default_conventions, parse_conventions
+from kgreason.reason.present import written_constraints
+
+
+def test_demonstrative_is_left_out_of_a_constraint_value() -> None:
+    conv = default_conventions()
+    got = written_constraints({"exclude": "在朱日和举行的那次阅兵", "type": "那艘055型驱逐舰"}, conv)
+    assert got == {"camp": "在朱日和举行的阅兵", "type": "055型驱逐舰"}
+
+
+def test_a_value_that_is_only_a_demonstrative_word_is_kept() -> None:
+    # `那次` at the end points at nothing after it: nothing to leave out
+    assert written_constraints({"time": "那次"}, default_conventions()) == {"time": "那次"}
+
+
+def test_constraint_kind_written_under_the_learned_key() -> None:
+    data = default_conventions().to_json()
+    data["constraint_keys"] = {**data["constraint_keys"], "exclude": "exclude", "order": "compare"}
+    conv = parse_conventions(data, "test", default_conventions())
+    got = written_constraints({"exclude": "北约成员国", "order": "射程更远"}, conv)
+    assert got == {"exclude": "北约成员国", "compare": "射程更远"}
