@@ -95,7 +95,7 @@ def test_merge_refuses_shards_of_other_settings(tmp_path: Path) -> None:
     merged = subprocess.run(kgreason_argv("merge", str(SAMPLE), str(tmp_path / "a"), str(tmp_path / "b"), "-o",
                                           str(tmp_path / "all")), env=child_env(tmp_path), capture_output=True,
                             text=True, timeout=120)  # fmt: skip
-    assert merged.returncode == 2 and "config.max_hops: 3 -> 2" in merged.stderr
+    assert merged.returncode == 2 and "config.max_hops: 4 -> 2" in merged.stderr
     assert not (tmp_path / "all").exists()
     bad = run(tmp_path, "-o", str(tmp_path / "c"), "--llm", "none", "--shard", "3/2")
     assert bad.returncode == 2 and "--shard must be K/N with 1 <= K <= N" in bad.stderr

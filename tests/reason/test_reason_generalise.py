@@ -66,6 +66,11 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("南港典礼", "事件", "入列舰艇", "红山号", "装备"),
     ("红山号", "装备", "所属型号", "丙型两栖舰", "装备"),
     ("白沙号", "装备", "所属型号", "乙型驱逐舰", "装备"),
+    ("青岚号遇袭事件", "事件", "发射平台", "疾风攻击机", "装备"),
+    ("疾风攻击机", "装备", "制造商", "云岭公司", "组织"),
+    ("云岭公司", "组织", "所属国家", "庚国", "国家"),
+    ("青岚号", "装备", "隶属于", "北洋舰队", "部队"),
+    ("北洋舰队", "部队", "所属国家", "辛国", "国家"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -125,6 +130,14 @@ def test_which_of_two_through_the_event_each_took_part_in() -> None:
     assert rec.answers == ("白沙号",)
     assert ("白沙号遇袭事件", "受袭舰船", "白沙号") in rec.main_path
     assert ("2014年5月20日", "早于", "2014年6月3日") in rec.main_path
+
+
+def test_four_hops_through_an_event_node() -> None:
+    # 青岚号 <-受袭舰船- 遇袭事件 -发射平台-> 攻击机 -制造商-> 公司 -所属国家-> 国家: the hop into the event has no
+    # words of its own (`向青岚号发射…`); the two-hop 隶属于 -> 所属国家 matches `属于` but covers little else
+    rec = answer("向青岚号发射导弹的攻击机，其制造公司属于哪个国家？")
+    assert rec.answers == ("庚国",)
+    assert ("青岚号遇袭事件", "发射平台", "疾风攻击机") in rec.main_path
 
 
 def test_which_of_two_through_a_contract() -> None:

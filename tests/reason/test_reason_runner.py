@@ -259,7 +259,7 @@ def test_cli_run(tmp_path: Path) -> None:
     before = out.read_bytes()
     p3 = subprocess.run([*cmd[:-2], "--max-hops", "2"], capture_output=True, text=True, timeout=110)
     assert p3.returncode == 2 and "Traceback" not in p3.stderr
-    assert "result.trace.jsonl was written by a run with other settings (config.max_hops: 3 -> 2);" in p3.stderr
+    assert "result.trace.jsonl was written by a run with other settings (config.max_hops: 4 -> 2);" in p3.stderr
     assert "--no-resume" in p3.stderr and out.read_bytes() == before
     p4 = subprocess.run([*cmd[:-2], "--max-hops", "2", "--no-resume"], capture_output=True, text=True, timeout=110)
     assert p4.returncode == 0 and "6 answered" in p4.stderr, p4.stderr

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
@@ -42,6 +43,12 @@ class Chain:
     @property
     def signature(self) -> Signature:
         return tuple((normalize_text(e.relation), e.forward) for e in self.edges)
+
+    @property
+    def sibling_detours(self) -> int:
+        """Steps `X -r-> Y <-r- Z`: out along a relation and back along the same one, to another node that shares Y
+        (rarely what a question asks, unless it asks for a sibling: `与大连舰同一天入列的…`)."""
+        return sum(1 for a, b in pairwise(self.edges) if a.relation == b.relation and a.forward != b.forward)
 
     def extend(self, edge: Edge) -> Chain:
         return Chain(self.start, (*self.edges, edge), (*self.nodes, edge.dst))

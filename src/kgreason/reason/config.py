@@ -13,7 +13,8 @@ class ReasonerConfig:
     """Configuration of `kgreason run` / `Reasoner`.
 
     Search:
-        max_hops: longest chain searched from a question's entity (1-4; the task's L2 chains have 2-3 hops).
+        max_hops: longest chain searched from a question's entity (1-4; the task's L2 chains have 2-3 hops, one
+            more where a fact is stored as an event node: ship <- event -> aircraft -> maker -> country).
         beam: partial chains kept per depth (by relation evidence) for extension to the next depth.
         max_chains: cap on chains enumerated per question (protects hub-heavy KGs).
         top_groups: relation patterns (start entity + relation sequence) turned into answer candidates.
@@ -54,7 +55,7 @@ class ReasonerConfig:
             path (each adds a value triple and a derived comparison).
     """
 
-    max_hops: int = 3
+    max_hops: int = 4
     beam: int = 48
     max_chains: int = 20000
     top_groups: int = 8

@@ -15,13 +15,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
-from kgreason.reason.lexicon import PERSON_TYPE_HINTS, PLACE_RELATION_HINTS, PLACE_TYPE_HINTS, relation_variants
+from kgreason.reason.lexicon import (
+    EVENT_TYPE_HINTS,
+    PERSON_TYPE_HINTS,
+    PLACE_RELATION_HINTS,
+    PLACE_TYPE_HINTS,
+    relation_variants,
+)
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
 
@@ -232,6 +237,19 @@ class ChainScorer:
             self._hops[key] = got
         return got
 
+    def _into_event(self, chain: Chain, i: int) -> bool:
+        """Hop `i` enters an event node (the KG types it as one) that the next hop leaves along a supported
+        relation, toward an answer of the kind asked. An event is an n-ary fact split into triples: the relation
+        out of it says what the two hops mean together (`舰 <-受袭舰船- 遇袭事件 -发射平台-> 攻击机` for
+        `向某舰发射导弹的攻击机`), so the hop in needs no words of its own."""
+        edges = chain.edges
+        if i + 1 >= len(edges):
+            return False
+        types = self.index.types_text(edges[i].dst)
+        if not types or not any(h in types for h in EVENT_TYPE_HINTS):
+            return False
+        return not self._hop(edges[i + 1])[2] and self._kind(chain) > 0
+
     def _learned(self, relation: str) -> float:
         return self.weights.learned_relation * self._prior.get(normalize_text(relation), 0.0) if self._prior else 0.0
 
@@ -274,11 +292,11 @@ class ChainScorer:
             hop_covered, hop_score, hop_weak = self._hop(e)
             covered |= hop_covered
             hop_scores.append(hop_score)
-            weak += hop_weak
+            weak += hop_weak and not self._into_event(chain, i)
         # `X -r-> Y <-r- Z` reaches a sibling of X; rarely what a question asks, unless it says so (`与X同一天`)
         edges = chain.edges
         if not analysis.asks_sibling:
-            weak += sum(1 for a, b in pairwise(edges) if a.relation == b.relation and a.forward != b.forward)
+            weak += chain.sibling_detours
         content = self._content
         coverage = len(covered & content) / len(content) if content else 0.0
         mean_rel = sum(hop_scores) / len(hop_scores) if hop_scores else 0.0

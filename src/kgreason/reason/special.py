@@ -83,9 +83,12 @@ def _bool_by_connection(
     targets: set[str] = set()
     for o in others:
         targets |= index.alias_group(o)
-    joining = [sc for sc in scored if sc.chain.start == first and sc.chain.end in targets]
+    # a detour through a sibling (`X -研制单位-> Y <-研制单位- Z -…-> 目标`) joins the two names without saying that
+    # X stands in the asked relation to the other
+    direct = [sc for sc in scored if not sc.chain.sibling_detours or analysis.asks_sibling]
+    joining = [sc for sc in direct if sc.chain.start == first and sc.chain.end in targets]
     if not joining:
-        joining = [sc for sc in scored if sc.chain.end in index.alias_group(first) and sc.chain.start in targets]
+        joining = [sc for sc in direct if sc.chain.end in index.alias_group(first) and sc.chain.start in targets]
     if joining and joining[0].score.mean_relation >= 0.3:
         best = joining[0]
         return [_bool(True, best.chain.triples, best.score.total, (best.chain,))]
