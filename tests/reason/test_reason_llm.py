@@ -15,6 +15,7 @@ from kgreason.reason.candidate import Candidate
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.llm_choice import SYSTEM_PROMPT, build_messages, choose, relevance, should_ask
 from kgreason.reason.reasoner import Reasoner
+from kgreason.reason.trace import QuestionTrace
 
 # Close candidates (an ambiguous single-answer question): 歼-20 has two 研制单位-like facts reachable.
 QUESTION = "歼-20是由哪个单位研制的？"
@@ -25,7 +26,7 @@ def cand(answer: str, score: float) -> Candidate:
     return Candidate((answer,), (answer,), "实体", (("歼-20", "研制单位", answer),), score)
 
 
-def run(llm: Any, config: ReasonerConfig = ALWAYS) -> tuple[Any, dict[str, Any]]:
+def run(llm: Any, config: ReasonerConfig = ALWAYS) -> tuple[Any, QuestionTrace]:
     ds = make_dataset([(QUESTION, "L2")])
     result = Reasoner(ds, config, llm=llm).answer(ds.questions[0])
     return result.record, result.trace
@@ -65,11 +66,11 @@ def test_llm_choice_is_used() -> None:
     fake = FakeLLM(pick_last)
     rec, trace = run(fake)
     assert len(fake.calls) == 1
-    chosen = trace["llm"]["chosen"]
-    assert trace["llm"]["asked"] and chosen != "C1"
-    picked = next(c for c in trace["candidates"] if c["id"] == chosen)
-    assert list(rec.answers) == picked["answers"]
-    assert "overrides" in trace["llm"]["reason"]
+    chosen = trace.llm.chosen
+    assert trace.llm.asked and chosen != "C1"
+    picked = next(c for c in trace.candidates if c.id == chosen)
+    assert rec.answers == picked.answers
+    assert "overrides" in trace.llm.reason
 
 
 @pytest.mark.parametrize(
@@ -87,8 +88,8 @@ def test_garbage_or_failure_falls_back_to_the_program(reply: Any) -> None:
     rec, trace = run(FakeLLM([reply]))
     assert rec.answers == baseline.answers
     assert rec.main_path == baseline.main_path
-    assert trace["llm"]["asked"] and trace["llm"]["chosen"] == "C1"
-    assert "fail" in trace["llm"]["reason"] or "not one of" in trace["llm"]["reason"]
+    assert trace.llm.asked and trace.llm.chosen == "C1"
+    assert "fail" in trace.llm.reason or "not one of" in trace.llm.reason
 
 
 class Exploding:
@@ -102,15 +103,15 @@ def test_backend_exception_falls_back() -> None:
     baseline, _ = run(None)
     rec, trace = run(Exploding())
     assert rec.answers == baseline.answers
-    assert "RuntimeError" in trace["llm"]["reason"]
+    assert "RuntimeError" in trace.llm.reason
 
 
 def test_not_asked_when_clear_or_none() -> None:
     fake = FakeLLM([])
     _, trace = run(fake, replace(ALWAYS, llm_margin=0.0))
-    assert fake.calls == [] and not trace["llm"]["asked"]
+    assert fake.calls == [] and not trace.llm.asked
     _, trace = run(None)
-    assert trace["llm"]["reason"] == "no LLM configured"
+    assert trace.llm.reason == "no LLM configured"
 
 
 def test_choose_never_raises_on_empty() -> None:

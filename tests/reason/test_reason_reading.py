@@ -55,7 +55,7 @@ def test_the_type_read_moves_the_answer_to_a_node_of_that_type() -> None:
         llm = reads(type_name)
         result = answer(llm)
         assert result.record.answers == (expected,), type_name
-        assert result.trace["reading"]["asked_type"] == type_name
+        assert result.trace.reading.asked_type == type_name
         assert len(llm.calls) == 1
 
 
@@ -75,17 +75,17 @@ def test_not_asked_when_the_question_names_a_kg_kind_asks_for_a_value_or_an_attr
         llm = reads("事件")
         result = answer(llm, question)
         assert llm.calls == [], question
-        assert not result.trace["reading"]["asked"]
+        assert not result.trace.reading.asked
 
 
 def test_failures_other_and_the_named_entitys_type_read_nothing_and_the_config_turns_it_off() -> None:
     # 装备 is the type of 星火号, which the question names: the small model's usual echo, not used
     for reply in (FakeFailure("timeout"), {"type": OTHER}, {"type": "装备"}):
         result = answer(FakeLLM([reply]))
-        assert result.trace["reading"]["asked"] and result.trace["reading"]["asked_type"] == ""
+        assert result.trace.reading.asked and result.trace.reading.asked_type == ""
     llm = reads("事件")
     result = answer(llm, config=ReasonerConfig(llm_margin=0.0))  # the default: off
-    assert llm.calls == [] and result.trace["reading"]["reason"] == "off in the config"
+    assert llm.calls == [] and result.trace.reading.reason == "off in the config"
 
 
 def test_entity_types_most_frequent_first_and_needs_reading() -> None:

@@ -224,8 +224,8 @@ class Corpus:
 
     def _reason(self, question: str, target: str) -> tuple[QuestionResult, float]:
         result = self.reasoner.answer(Question(ASK_QUERY_ID, target, question, ASK_LEVEL))
-        candidates = result.trace.get("candidates") or [{}]
-        return result, float(candidates[0].get("score", float("-inf")))
+        candidates = result.trace.candidates
+        return result, candidates[0].score if candidates else float("-inf")
 
     def _fact(self, question: str, target: str, choice: DocumentChoice) -> CorpusAnswer:
         result, score = self._reason(question, target)
@@ -240,7 +240,7 @@ class Corpus:
         index = self.reasoner.index(target)
         steps = tuple(self._step(target, index, t, question) for t in record.main_path)
         used = tuple(dict.fromkeys(s.doc_id for s in steps if s.doc_id)) or choice.doc_ids
-        asked = bool(result.trace.get("llm", {}).get("asked"))
+        asked = result.trace.llm.asked
         if not record.answers:
             return CorpusAnswer(
                 question,

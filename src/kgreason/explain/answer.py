@@ -5,13 +5,14 @@ reads its trace entry (`reason/trace.py`), so the explanation is exactly what `k
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from kgreason.data.records import LEVELS, AnswerRecord, Dataset, Level, Question
 from kgreason.errors import KgreasonError
 from kgreason.reason.reasoner import Reasoner
+from kgreason.reason.trace import QuestionTrace, TraceCheck, TraceEvidence
 
 DEFAULT_LEVEL: Level = "L2"  # a typed question not in qa.json: multi-hop search with constraint checks
 ASKED_QUERY_ID = "ask"
@@ -134,29 +135,23 @@ def answer_question(reasoner: Reasoner, question: Question) -> ExplainedAnswer:
     return explain_trace(result.record, result.trace)
 
 
-def _triple(value: Any) -> tuple[str, str, str]:
-    h, r, t = (str(x) for x in value)
-    return (h, r, t)
-
-
-def explain_trace(record: AnswerRecord, trace: dict[str, Any]) -> ExplainedAnswer:
-    """The explanation of a finished question from its record and trace entry (also those a run wrote)."""
-    evidence = tuple(_evidence(item) for item in trace.get("evidence", []))
-    llm = trace.get("llm") or {}
-    chosen_id = llm.get("chosen")
-    cands = trace.get("candidates", [])
-    chosen = next((c for c in cands if c.get("id") == chosen_id), cands[0] if cands else None)
-    checks = chosen.get("checks", []) if chosen else []
+def explain_trace(record: AnswerRecord, trace: QuestionTrace | Mapping[str, Any]) -> ExplainedAnswer:
+    """The explanation of a finished question from its record and trace (typed, or an entry a run wrote)."""
+    if not isinstance(trace, QuestionTrace):
+        trace = QuestionTrace.from_json(trace, record)
+    cands = trace.candidates
+    chosen = next((c for c in cands if c.id == trace.llm.chosen), cands[0] if cands else None)
+    checks = chosen.checks if chosen else ()
     constraints = tuple(_constraint(k, v, checks) for k, v in record.constraints.items())
     candidates = tuple(
         CandidateView(
-            id=str(c.get("id")),
-            answers=tuple(str(a) for a in c.get("answers", [])),
-            score=float(c.get("score", 0.0)),
-            origin=str(c.get("origin", "")),
+            id=c.id,
+            answers=c.answers,
+            score=c.score,
+            origin=c.origin,
             chosen=c is chosen,
-            checks_failed=sum(1 for k in c.get("checks", []) if k.get("ok") is False),
-            path=tuple(_triple(t) for t in c.get("path", [])),
+            checks_failed=sum(1 for k in c.checks if k.ok is False),
+            path=c.path,
         )
         for c in cands
     )
@@ -167,57 +162,59 @@ def explain_trace(record: AnswerRecord, trace: dict[str, Any]) -> ExplainedAnswe
         difficulty=record.difficulty,
         answer_type=record.answer_type,
         answers=record.answers,
-        evidence=evidence,
+        evidence=tuple(_evidence(e) for e in trace.evidence),
         alt_paths=record.alt_paths,
         constraints=constraints,
         candidates=candidates,
-        llm=_usage(llm),
-        reading=_usage(trace.get("reading") or {}),
-        read_type=str((trace.get("reading") or {}).get("asked_type", "")),
-        seconds=float(trace.get("seconds", 0.0)),
-        seconds_by_stage={str(k): float(v) for k, v in (trace.get("seconds_by_stage") or {}).items()},
+        llm=LLMUsageView(
+            trace.llm.asked,
+            trace.llm.model,
+            trace.llm.reason,
+            trace.llm.prompt_tokens,
+            trace.llm.completion_tokens,
+            trace.llm.seconds,
+        ),
+        reading=LLMUsageView(
+            trace.reading.asked,
+            trace.reading.model,
+            trace.reading.reason,
+            trace.reading.prompt_tokens,
+            trace.reading.completion_tokens,
+            trace.reading.seconds,
+        ),
+        read_type=trace.reading.asked_type,
+        seconds=trace.seconds,
+        seconds_by_stage=dict(trace.seconds_by_stage),
         record=record.to_json(),
     )
 
 
-def _usage(llm: dict[str, Any]) -> LLMUsageView:
-    return LLMUsageView(
-        asked=bool(llm.get("asked")),
-        model=llm.get("model"),
-        reason=str(llm.get("reason", "")),
-        prompt_tokens=int(llm.get("prompt_tokens", 0)),
-        completion_tokens=int(llm.get("completion_tokens", 0)),
-        seconds=float(llm.get("seconds", 0.0)),
-    )
-
-
-def _evidence(item: dict[str, Any]) -> EvidenceView:
-    h, r, t = _triple(item["triple"])
-    sentence, offset = item.get("sentence"), item.get("offset")
-    located = isinstance(sentence, str) and isinstance(offset, int)
+def _evidence(e: TraceEvidence) -> EvidenceView:
+    h, r, t = e.triple
+    located = e.sentence is not None and e.offset is not None
     return EvidenceView(
         head=h,
         relation=r,
         tail=t,
-        derived=bool(item.get("derived")),
-        sentence=sentence if isinstance(sentence, str) and located else None,
-        start=offset if isinstance(offset, int) and located else None,
-        end=offset + len(sentence) if isinstance(offset, int) and isinstance(sentence, str) else None,
+        derived=e.derived,
+        sentence=e.sentence if located else None,
+        start=e.offset if located else None,
+        end=e.offset + len(e.sentence) if e.offset is not None and e.sentence is not None else None,
     )
 
 
-def _constraint(key: str, value: str, checks: list[dict[str, Any]]) -> ConstraintView:
+def _constraint(key: str, value: str, checks: tuple[TraceCheck, ...]) -> ConstraintView:
     """A constraint of the answer and the chosen candidate's checks that tested it: those with the same wording
     (a time constraint may span several windows, each checked apart), else those under the same key."""
-    mine = [c for c in checks if c.get("value") and str(c["value"]) in value]
+    mine = [c for c in checks if c.value and c.value in value]
     if not mine:
-        mine = [c for c in checks if c.get("key") == key]
-    oks = [c.get("ok") for c in mine]
+        mine = [c for c in checks if c.key == key]
+    oks = [c.ok for c in mine]
     satisfied: bool | None
     if not mine or any(ok is None for ok in oks):
         satisfied = None if not any(ok is False for ok in oks) else False
     else:
         satisfied = all(ok is True for ok in oks)
-    derived = tuple(dict.fromkeys(_triple(t) for c in mine for t in c.get("derived", [])))
-    notes = tuple(dict.fromkeys(str(c["note"]) for c in mine if c.get("note")))
+    derived = tuple(dict.fromkeys(t for c in mine for t in c.derived))
+    notes = tuple(dict.fromkeys(c.note for c in mine if c.note))
     return ConstraintView(key, value, satisfied, derived, notes)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
@@ -36,7 +35,7 @@ from kgreason.reason.reading import QuestionReading, read_question
 from kgreason.reason.select import Selection, find_selection, select_candidates
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
-from kgreason.reason.trace import SentenceFinder, trace_entry
+from kgreason.reason.trace import QuestionTrace, SentenceFinder, trace_entry
 from kgreason.retrieve.base import Embedder, RelationScorer, TripleScorer, serialize_triple
 from kgreason.retrieve.relevance import relevance_probabilities
 from kgreason.text.normalize import normalize_text
@@ -49,7 +48,7 @@ class EvidenceError(AssertionError):
 @dataclass(frozen=True, slots=True)
 class QuestionResult:
     record: AnswerRecord
-    trace: dict[str, Any]
+    trace: QuestionTrace
 
 
 def empty_record(q: Question) -> AnswerRecord:
@@ -230,10 +229,8 @@ class Reasoner:
         trace = trace_entry(
             q, index, analysis, scored, shown, decision, record, self.sentences(q.doc_id), clock.total()
         )
-        trace["reading"] = reading.trace()
         clock.lap("explain")
-        trace["seconds_by_stage"] = clock.rounded()
-        return QuestionResult(record, trace)
+        return QuestionResult(record, replace(trace, reading=reading, seconds_by_stage=clock.rounded()))
 
     def assemble(self, q: Question, index: KGIndex, analysis: Analysis, cand: Candidate | None) -> AnswerRecord:
         conv = self.conventions

@@ -496,7 +496,7 @@ def _answer(reasoner: Reasoner, q: Question) -> _Answered:
             "seconds": round(time.monotonic() - t0, 4),
         }
         return _Answered(empty_record(q), entry, error)
-    return _Answered(result.record, result.trace)
+    return _Answered(result.record, result.trace.to_json())
 
 
 def _tally(q: Question, answered: _Answered, records: dict[str, AnswerRecord], summary: RunSummary) -> None:
