@@ -198,7 +198,7 @@ def speed(dataset: Dataset, n_target: int) -> None:
     w0, c0 = time.monotonic(), time.process_time()
     for q in questions:
         trace = reasoner.answer(q).trace
-        for k, v in trace.get("seconds_by_stage", {}).items():
+        for k, v in trace.seconds_by_stage.items():
             stages.setdefault(k, []).append(v)
     wall, cpu = time.monotonic() - w0, time.process_time() - c0
     n = len(questions)

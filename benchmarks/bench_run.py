@@ -106,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         config = replace(config, max_hops=args.max_hops)
     if args.beam:
         config = replace(config, beam=args.beam)
-    gold = {q.query_id: dataset.gold[q.query_id] for q in dataset.questions if q.query_id in dataset.gold}
+    known = dataset.gold or {}
+    gold = {q.query_id: known[q.query_id] for q in dataset.questions if q.query_id in known}
     if args.limit is not None:
         gold = dict(list(gold.items())[: args.limit])
 
