@@ -131,7 +131,7 @@ def run(
         Path | None, typer.Option("--trace", help="Trace file (default: <output stem>.trace.jsonl beside it).")
     ] = None,
     beam: Annotated[int | None, typer.Option("--beam", help="Partial chains kept per depth.")] = None,
-    max_hops: Annotated[int | None, typer.Option("--max-hops", help="Longest chain searched (1-4).")] = None,
+    max_hops: Annotated[int | None, typer.Option("--max-hops", help="Longest chain searched (1-4, default 4).")] = None,
     read_question: Annotated[
         bool,
         typer.Option(
