@@ -13,7 +13,7 @@ from kgreason.llm.fake import FakeFailure, FakeLLM
 from kgreason.llm.types import ChatMessage, LLMResult
 from kgreason.reason.candidate import Candidate
 from kgreason.reason.config import ReasonerConfig
-from kgreason.reason.llm_choice import SYSTEM_PROMPT, build_messages, choose, relevance, should_ask
+from kgreason.reason.llm_choice import SYSTEM_PROMPT, build_messages, choose, offered, relevance, should_ask
 from kgreason.reason.reasoner import Reasoner
 from kgreason.reason.trace import QuestionTrace
 
@@ -71,6 +71,28 @@ def test_llm_choice_is_used() -> None:
     picked = next(c for c in trace.candidates if c.id == chosen)
     assert rec.answers == picked.answers
     assert "overrides" in trace.llm.reason
+
+
+def test_a_candidate_of_a_ruled_out_kind_is_not_offered() -> None:
+    def pick_last(messages: list[ChatMessage], schema: dict[str, Any]) -> Any:
+        return {"choice": ids_in(schema)[-1]}
+
+    rec, trace = run(FakeLLM(pick_last))
+    shown = [c.answers for c in trace.candidates]
+    # `哪个单位研制`: a plane (歼-10) or a place (四川成都) is not a 单位 — the type check said so; the model never
+    # sees them
+    assert ("歼-10",) not in shown and ("四川成都",) not in shown
+    assert rec.answers == ("中国航发",) and shown[-1] == ("中国航发",)
+
+
+def test_offered_keeps_the_best_and_all_when_the_best_is_of_a_ruled_out_kind() -> None:
+    def kind(answer: str, score: float, k: float) -> Candidate:
+        return replace(cand(answer, score), features={"answer_kind": k})
+
+    good, bad, unknown = kind("a", 2.0, 0.6), kind("b", 1.9, -0.6), kind("c", 1.8, 0.0)
+    assert offered([good, bad, unknown], 3) == [good, unknown]
+    assert offered([bad, good, unknown], 3) == [bad, good, unknown]
+    assert offered([good, bad, unknown], 1) == [good]
 
 
 @pytest.mark.parametrize(

@@ -136,6 +136,16 @@ def choice_schema(ids: list[str]) -> dict[str, Any]:
     }
 
 
+def offered(cands: list[Candidate], n: int) -> list[Candidate]:
+    """The candidates the chooser sees: the best `n`, without those whose answer the program found to be of a kind
+    the question rules out (negative `answer_kind`: events for `哪些舰船`, a type for `哪一艘`) while the best one is
+    not — the model must not pick what the type check already rejected."""
+    head = cands[:n]
+    if not head or head[0].features.get("answer_kind", 0.0) < 0:
+        return head
+    return [head[0], *(c for c in head[1:] if c.features.get("answer_kind", 0.0) >= 0)]
+
+
 def should_ask(cands: list[Candidate], margin: float, confirm_single: bool) -> tuple[bool, str]:
     if not cands:
         return False, "no candidate"
