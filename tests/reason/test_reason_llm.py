@@ -77,12 +77,16 @@ def test_a_candidate_of_a_ruled_out_kind_is_not_offered() -> None:
     def pick_last(messages: list[ChatMessage], schema: dict[str, Any]) -> Any:
         return {"choice": ids_in(schema)[-1]}
 
-    rec, trace = run(FakeLLM(pick_last))
-    shown = [c.answers for c in trace.candidates]
+    fake = FakeLLM(pick_last)
+    rec, trace = run(fake)
+    prompt = fake.calls[0].messages[-1].content
     # `哪个单位研制`: a plane (歼-10) or a place (四川成都) is not a 单位 — the type check said so; the model never
-    # sees them
-    assert ("歼-10",) not in shown and ("四川成都",) not in shown
-    assert rec.answers == ("中国航发",) and shown[-1] == ("中国航发",)
+    # sees them, while the trace (and the explanation) still lists them as losing candidates
+    shown = [c.answers for c in trace.candidates]
+    assert ("歼-10",) in shown and "歼-10" not in prompt and "四川成都" not in prompt
+    assert rec.answers == ("中国航发",)
+    chosen = next(c for c in trace.candidates if c.id == trace.llm.chosen)
+    assert chosen.answers == ("中国航发",) and trace.llm.reason.endswith(chosen.id)
 
 
 def test_offered_keeps_the_best_and_all_when_the_best_is_of_a_ruled_out_kind() -> None:
@@ -90,9 +94,9 @@ def test_offered_keeps_the_best_and_all_when_the_best_is_of_a_ruled_out_kind() -
         return replace(cand(answer, score), features={"answer_kind": k})
 
     good, bad, unknown = kind("a", 2.0, 0.6), kind("b", 1.9, -0.6), kind("c", 1.8, 0.0)
-    assert offered([good, bad, unknown], 3) == [good, unknown]
-    assert offered([bad, good, unknown], 3) == [bad, good, unknown]
-    assert offered([good, bad, unknown], 1) == [good]
+    assert offered([good, bad, unknown]) == [0, 2]
+    assert offered([bad, good, unknown]) == [0, 1, 2]
+    assert offered([]) == []
 
 
 @pytest.mark.parametrize(

@@ -136,14 +136,13 @@ def choice_schema(ids: list[str]) -> dict[str, Any]:
     }
 
 
-def offered(cands: list[Candidate], n: int) -> list[Candidate]:
-    """The candidates the chooser sees: the best `n`, without those whose answer the program found to be of a kind
-    the question rules out (negative `answer_kind`: events for `哪些舰船`, a type for `哪一艘`) while the best one is
-    not — the model must not pick what the type check already rejected."""
-    head = cands[:n]
-    if not head or head[0].features.get("answer_kind", 0.0) < 0:
-        return head
-    return [head[0], *(c for c in head[1:] if c.features.get("answer_kind", 0.0) >= 0)]
+def offered(cands: list[Candidate]) -> list[int]:
+    """Positions of the candidates the chooser sees: all of them, without those whose answer the program found to be
+    of a kind the question rules out (negative `answer_kind`: events for `哪些舰船`, a type for `哪一艘`) while the
+    best one is not — the model must not pick what the type check already rejected."""
+    if not cands or cands[0].features.get("answer_kind", 0.0) < 0:
+        return list(range(len(cands)))
+    return [0, *(i for i in range(1, len(cands)) if cands[i].features.get("answer_kind", 0.0) >= 0)]
 
 
 def should_ask(cands: list[Candidate], margin: float, confirm_single: bool) -> tuple[bool, str]:
@@ -167,13 +166,15 @@ def choose(
     max_tokens: int,
     confirm_single: bool = False,
 ) -> LLMDecision:
-    """Ask the LLM to pick one of `cands` (best first) when it can help; otherwise keep the program's best."""
+    """Ask the LLM to pick one of `cands` (best first; those `offered`) when it can help; otherwise keep the
+    program's best. `LLMDecision.chosen` is a position in `cands`."""
     if llm is None:
         return LLMDecision(False, 0, "no LLM configured")
-    ask, why = should_ask(cands, margin, confirm_single)
+    pool = offered(cands)
+    ask, why = should_ask([cands[i] for i in pool], margin, confirm_single)
     if not ask:
         return LLMDecision(False, 0, why)
-    messages, ids = build_messages(analysis, cands, constraints)
+    messages, ids = build_messages(analysis, [cands[i] for i in pool], constraints)
     t0 = time.monotonic()
     try:
         result = llm.complete_json(messages, choice_schema(ids), max_tokens=max_tokens)
@@ -211,9 +212,9 @@ def choose(
             usage.seconds,
             value,
         )
-    idx = ids.index(choice)
-    how = "agrees with the program" if idx == 0 else f"overrides the program's best with {choice}"
-    refusal = refused_override(cands[0], cands[idx], choice) if idx else None
+    idx = pool[ids.index(choice)]  # the prompt numbers the offered candidates; the trace numbers all of them
+    how = "agrees with the program" if idx == 0 else f"overrides the program's best with C{idx + 1}"
+    refusal = refused_override(cands[0], cands[idx], f"C{idx + 1}") if idx else None
     if refusal is not None:
         idx, how = 0, refusal
     return LLMDecision(True, idx, how, result.model, usage.prompt_tokens, usage.completion_tokens, usage.seconds, value)

@@ -29,7 +29,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.constraints import constraints_dict
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates
 from kgreason.reason.link import NameTable, link_mentions
-from kgreason.reason.llm_choice import LLMDecision, choose, offered
+from kgreason.reason.llm_choice import LLMDecision, choose
 from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
 from kgreason.reason.reading import QuestionReading, read_question
 from kgreason.reason.select import Selection, find_selection, select_candidates
@@ -207,7 +207,7 @@ class Reasoner:
         clock.lap("understand")
         cands, scored = self.candidates(q, index, analysis, sel)
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
-        shown = offered(cands, self.config.llm_candidates)
+        shown = cands[: self.config.llm_candidates]
         clock.lap("search")
         pre_constraints = constraints_dict(analysis, shown[0] if shown else None, self._single_fact(q))
         decision = choose(
