@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kgreason.kg.index import KGIndex
+from kgreason.reason.lexicon import PHRASE_END_CHARS
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.normalize import normalize_text
 
@@ -172,7 +173,7 @@ def _quoted_groups(table: NameTable, q: MappedText, taken: list[Mention]) -> lis
             continue
         # the quoted word with the noun that follows it (`“飞鱼”导弹`): the names must hold both, so a quoted label
         # (`哪一项“首次”训练`) does not link every name that contains the label
-        tail = re.match(r"[^的是在了和与及或，。？?]{0,4}", nq[b:])
+        tail = re.match(rf"[^{PHRASE_END_CHARS}]{{0,4}}", nq[b:])  # the question is normalised: no punctuation
         for end in range(b + (tail.end() if tail else 0), b, -1):
             phrase = nq[a:end]
             holders = sorted(k for k, name in table.names.items() if phrase in name and phrase != name)

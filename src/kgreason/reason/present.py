@@ -13,12 +13,12 @@ import re
 from kgreason.conventions import CONSTRAINT_KINDS, ConstraintKind, Conventions, default_conventions
 from kgreason.data.records import Path, PathTriple
 from kgreason.kg.index import KGIndex
-from kgreason.reason.lexicon import MEASURE_WORDS
+from kgreason.reason.lexicon import DEMONSTRATIVES, MEASURE_WORDS
 
 INTERNAL = default_conventions()  # the names the stages before this one write
 
 # `那次` / `这一艘` before the noun it points at: deixis of the question, not part of what the constraint says
-_DEMONSTRATIVE = re.compile(rf"[那这]一?[{MEASURE_WORDS}](?=.)")
+_DEMONSTRATIVE = re.compile(rf"[{DEMONSTRATIVES}]一?[{MEASURE_WORDS}](?=.)")
 
 
 def written_path(path: Path, index: KGIndex, conv: Conventions) -> Path:
