@@ -30,15 +30,6 @@ SYSTEM = (
 )
 
 
-# The 1.5B reader's commonest error: it answers with the entity found on the way (the band, the university) when the
-# question asks for something about it (the city, the year). The reminder names that error and the order of steps.
-HOPS = (
-    'A multi-hop question describes an entity without naming it (e.g. "the director of Film X"): the first step '
-    "finds that entity, the next step asks the question about it. The final answer is what the question asks for "
-    '(a year for "what year", a place for "where" or "which city"), not the entity found on the way.'
-)
-
-
 def is_yes_no(question: str) -> bool:
     return bool(_YES_NO_START.match(question.strip()))
 
@@ -88,7 +79,7 @@ def reader_messages(question: str, sentences: Sequence[ContextSentence], *, yes_
         f"Sentences:\n{render_sentences(sentences)}\n\n"
         f"Question: {question}\n{kind}\n"
         "Answer step by step: each step is a sub-question you answer from the sentences, with the ids of the "
-        f"sentences that state its answer (at most {MAX_STEPS} steps); then the final answer.\n{HOPS}"
+        f"sentences that state its answer (at most {MAX_STEPS} steps); then the final answer."
     )
     return [ChatMessage("system", SYSTEM), ChatMessage("user", user)]
 
