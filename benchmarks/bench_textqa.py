@@ -1,21 +1,28 @@
 """Text multi-hop QA benchmark on the shared samples: HotpotQA (100), MuSiQue (100), 2WikiMultihopQA (12).
 
     .venv/bin/python benchmarks/bench_textqa.py --data ../shared/data --llm embedded --limit 10 -o runs/textqa_bench
+    .venv/bin/python benchmarks/bench_textqa.py --sets 2wiki --paths baseline,kg -o runs/textqa_bench
 
-For each set: the recall of the gold supporting sentences (MuSiQue: paragraphs) among the sentences shown to the
-reader, for each retriever (no model needed), then `kgreason textqa run`'s baseline path (retrieved sentences + LLM
-reader) on the first `--limit` questions, scored with the set's official metrics: answer EM/F1, supporting-fact
-F1, joint F1, 2Wiki evidence F1, MuSiQue answer/support F1, seconds and LLM tokens per question. The KG path needs
-a TripleSource (`kgreason extract`'s extractor), which this build does not include: the benchmark says so. The 2Wiki
-items are the union of `2wiki/2wiki_hoprag_samples.jsonl` (10) and `2wiki/2wiki_kag_samples.json` (2): the only
-files with `evidences`. Runs resume from `-o` and LLM replies are cached, so a rerun costs seconds. Exits 0 with a
-message when the data folder is missing.
+For each set: the recall of the gold supporting sentences (MuSiQue: paragraphs) among the sentences shown to the reader,
+for each retriever (no model needed), then `kgreason textqa run` on the first `--limit` questions (or the `--items
+START:END` slice) by each path of `--paths`: `baseline` (retrieved sentences + LLM reader; with `--second-round`, one
+more retrieval with the first answers) and `kg` (triples read from the retrieved sentences by `kgreason extract`'s
+reader, `ExtractorSource`, + an LLM choosing evidence triples), scored with the set's official metrics: answer EM/F1,
+supporting-fact F1 (with the program's completion, `textqa.support`, and with each combination of its rules, "cited" =
+none), joint F1, 2Wiki evidence F1, MuSiQue answer/support F1, seconds and LLM tokens per question, and on the KG path
+the share of evidence triples whose cited sentence spells both ends as written. The baseline run is in `OUT/<set>`, the
+KG run in `OUT/<set>+kg` (it asks the baseline's first reading too: one reply, cached for the other run; never a second
+round). Every figure is over the questions answered so far, stated as "n of N". The 2Wiki items are the union of
+`2wiki/2wiki_hoprag_samples.jsonl` (10) and `2wiki/2wiki_kag_samples.json` (2): the only files with `evidences`. Runs
+resume from `-o` and LLM replies are cached, so a rerun costs seconds. Exits 0 with a message when the data folder is
+missing.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -23,15 +30,18 @@ from typing import Any
 
 from kgreason.data.jsonio import write_json_atomic
 from kgreason.errors import DataError, KgreasonError
+from kgreason.extract.source import ExtractorSource
 from kgreason.llm.config import LLMConfig
 from kgreason.llm.factory import close_llm, create_llm, llm_accounting
 from kgreason.retrieve.base import Embedder
 from kgreason.textqa.context import context_sentences
 from kgreason.textqa.loaders import load_textqa
+from kgreason.textqa.outputs import support_paragraphs, wiki_prediction
 from kgreason.textqa.records import TextQASet
 from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName, rank_sentences, select_context
-from kgreason.textqa.run import TextQASettings, run_textqa
-from kgreason.textqa.score import score_file
+from kgreason.textqa.run import RunSummary, TextQASettings, run_textqa
+from kgreason.textqa.score import MusiquePrediction, score_file, score_musique, score_wiki_style
+from kgreason.textqa.support import RULES, complete_support
 
 SETS = {
     "hotpotqa": ["hotpotqa/hotpotqa_train.json"],
@@ -75,24 +85,136 @@ def retrieval_recall(
     return sum(shares) / len(shares) if shares else 0.0
 
 
+def parse_slice(text: str | None) -> slice:
+    """`A:B` (items A to B-1, from 0), `:B` or `A:`; None: every item."""
+    if not text:
+        return slice(None)
+    first, _, last = text.partition(":")
+    try:
+        return slice(int(first) if first else None, int(last) if last else None)
+    except ValueError:
+        raise KgreasonError(f"--items {text!r}: expected START:END, e.g. 90:100") from None
+
+
+def grounded_share(run: RunSummary, data: TextQASet) -> tuple[int, int]:
+    """(KG-path evidence triples whose cited sentence spells subject and object as written, evidence triples)."""
+    by_id = {item.id: item for item in data.items}
+    spelled = total = 0
+    for outcome in run.outcomes:
+        answer = outcome.answers.get("kg")
+        if answer is None:
+            continue
+        texts = {s.key: s.text for s in context_sentences(by_id[outcome.id])}
+        for (sub, _, obj), step in zip(answer.evidence, answer.steps, strict=True):
+            total += 1
+            text = texts.get(step.sentences[0], "") if step.sentences else ""
+            spelled += sub in text and obj in text
+    return spelled, total
+
+
+def rule_ablation(name: str, path: str, run: RunSummary, gold: TextQASet) -> dict[str, float]:
+    """Supporting-fact F1 (MuSiQue: support F1) with each combination of the completion rules, from the same answers:
+    "cited" is what the path cited alone."""
+    by_id = {item.id: item for item in gold.items}
+    out: dict[str, float] = {}
+    for n in range(len(RULES) + 1):
+        for rules in itertools.combinations(RULES, n):
+            rows = []
+            for outcome in run.outcomes:
+                answer = outcome.answers.get(path)  # type: ignore[call-overload]
+                if answer is None or outcome.id not in by_id:
+                    continue
+                item = by_id[outcome.id]
+                sentences = context_sentences(item)
+                completed = complete_support(item.question, answer, sentences, rules).sentences
+                rows.append((item, dataclasses.replace(answer, sentences=completed), sentences))
+            if name == "musique":
+                predictions = {
+                    item.id: MusiquePrediction(a.answer, tuple(support_paragraphs(a, s)), None) for item, a, s in rows
+                }
+                value = score_musique(gold, predictions).metrics["support_f1"]
+            else:
+                value = score_wiki_style(gold, wiki_prediction(rows)).metrics["sp_f1"]
+            out["+".join(rules) or "cited"] = value
+    return out
+
+
+def path_row(name: str, path: str, folder: Path, run: RunSummary, data: TextQASet, wall: float) -> dict[str, Any]:
+    """One path's figures on the questions this run (or an earlier one of the same output) answered."""
+    answered = {o.id for o in run.outcomes}
+    gold = dataclasses.replace(data, items=tuple(i for i in data.items if i.id in answered))
+    suffix = ".jsonl" if name == "musique" else ".json"
+    score = score_file(folder / path / f"prediction{suffix}", gold)
+    # Seconds and tokens per question count the questions the model really answered in this or an earlier run of
+    # the same output; replies from the LLM cache (no tokens processed) would understate them. On the KG path they
+    # include the baseline's first reading when its reply was not cached yet.
+    asked = [o for o in run.outcomes if o.prompt_tokens > 0]
+    answers = [o.answers[path] for o in run.outcomes if path in o.answers]  # type: ignore[index]
+    row: dict[str, Any] = {
+        "questions": len(run.outcomes),
+        "metrics": score.metrics,
+        "support_f1_by_completion_rules": rule_ablation(name, path, run, gold),
+        "second_round_used": sum(1 for a in answers if a.rounds > 1),
+        "timed_questions": len(asked),
+        "seconds_per_question": sum(o.seconds for o in asked) / max(1, len(asked)),
+        "tokens_per_question": sum(o.prompt_tokens + o.completion_tokens for o in asked) / max(1, len(asked)),
+        "llm_failures": sum(1 for a in answers if a.failure is not None),
+        "wall_seconds": wall,
+    }
+    if path == "kg":
+        spelled, total = grounded_share(run, data)
+        row["evidence_triples"] = total
+        row["evidence_cited_sentence_spells_both_ends"] = spelled / total if total else None
+    return row
+
+
+def print_row(name: str, path: str, row: dict[str, Any], total: int) -> None:
+    metrics = row["metrics"]
+    shown = "  ".join(f"{k} {metrics[k]:.3f}" for k in SHOWN[name] if k in metrics)
+    support_key = "support_f1" if name == "musique" else "sp_f1"
+    rules = ", ".join(f"{k} {v:.3f}" for k, v in row["support_f1_by_completion_rules"].items())
+    extra = ""
+    if path == "kg":
+        share = row["evidence_cited_sentence_spells_both_ends"]
+        extra = "  evidence triples whose cited sentence spells both ends: " + (
+            f"{100 * share:.1f}% of {row['evidence_triples']}" if share is not None else "none"
+        )
+    print(
+        f"{name} {path} ({row['questions']} of {total} questions): {shown}  "
+        f"({support_key} by completion rules: {rules})  "
+        f"{row['seconds_per_question']:.1f} s/q  {row['tokens_per_question']:.0f} tokens/q "
+        f"({row['timed_questions']} timed)  second rounds {row['second_round_used']}  "
+        f"failures {row['llm_failures']}{extra}",
+        flush=True,
+    )
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
     parser.add_argument("--llm", default="embedded")
     parser.add_argument("--sets", default="hotpotqa,2wiki,musique")
+    parser.add_argument("--paths", default="baseline", help="baseline, kg or both (baseline,kg)")
+    parser.add_argument("--items", default=None, metavar="START:END", help="a slice of each set (e.g. 90:100)")
     parser.add_argument("--limit", type=int, default=None, help="questions per set answered by the LLM")
+    parser.add_argument("--kg-limit", type=int, default=None, help="questions per set on the KG path (default --limit)")
     parser.add_argument("--retriever", default="bm25", choices=RETRIEVERS)
     parser.add_argument("--top-k", type=int, default=6)
+    parser.add_argument("--second-round", action="store_true", help="baseline: retrieve again with the first answers")
     parser.add_argument(
         "--compare-retrievers",
         type=int,
         default=20,
         metavar="N",
-        help="items per set for the retriever comparison (embedding every sentence is slow here)",
+        help="items per set for the retriever comparison (embedding every sentence is slow here); 0: none",
     )
     parser.add_argument("-o", "--output", type=Path, default=Path("runs/textqa_bench"))
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
+    paths = [p.strip() for p in args.paths.split(",") if p.strip()]
+    if unknown := [n for n in names if n not in SETS] + [p for p in paths if p not in ("baseline", "kg")]:
+        raise KgreasonError(f"unknown set or path: {', '.join(unknown)}")
+    selected = parse_slice(args.items)
     if not all((args.data / SETS[n][0]).exists() for n in names):
         print(f"text QA samples not found under {args.data}: nothing to benchmark", file=sys.stderr)
         return 0
@@ -102,61 +224,56 @@ def main(argv: list[str]) -> int:
     llm = create_llm(args.llm, LLMConfig.from_env(), progress=lambda m: print(m, file=sys.stderr))
     if llm is None:
         raise KgreasonError("the benchmark needs a model (--llm)")
-    summary: dict[str, Any] = {"llm": args.llm, "retriever": args.retriever, "top_k": args.top_k, "sets": {}}
+    summary: dict[str, Any] = {
+        "llm": args.llm,
+        "retriever": args.retriever,
+        "top_k": args.top_k,
+        "second_round": args.second_round,
+        "items": args.items,
+        "sets": {},
+    }
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     try:
         for name in names:
-            data = load_set(args.data, name)
-            recall: dict[str, float] = {"bm25": retrieval_recall(data, "bm25", args.top_k, None, len(data.items))}
+            whole = load_set(args.data, name)
+            recall: dict[str, float] = {"bm25": retrieval_recall(whole, "bm25", args.top_k, None, len(whole.items))}
             if embedder is not None and args.compare_retrievers:
                 for r in RETRIEVERS:
                     recall[f"{r}@{args.compare_retrievers}"] = retrieval_recall(
-                        data, r, args.top_k, embedder, args.compare_retrievers
+                        whole, r, args.top_k, embedder, args.compare_retrievers
                     )
             print(
-                f"{name}: {len(data.items)} items; recall of gold support among shown sentences: "
+                f"{name}: {len(whole.items)} items; recall of gold support among shown sentences: "
                 + ", ".join(f"{k} {v:.3f}" for k, v in recall.items()),
                 flush=True,
             )
-            settings = TextQASettings(name, args.llm, args.retriever, args.top_k, kg_path=False)
-            accounting = llm_accounting(llm)
-            started = time.monotonic()
-            run = run_textqa(
-                data,
-                args.output / name,
-                settings,
-                llm,
-                embedder=embedder if args.retriever != "bm25" else None,
-                accounting=accounting,
-                limit=args.limit,
-                progress=lambda m: print(m, file=sys.stderr, flush=True),
-            )
-            answered = {o.id for o in run.outcomes}
-            gold = dataclasses.replace(data, items=tuple(i for i in data.items if i.id in answered))
-            pred = args.output / name / "baseline" / ("prediction.jsonl" if name == "musique" else "prediction.json")
-            score = score_file(pred, gold)
-            n = len(run.outcomes)
-            # Seconds and tokens per question count the questions the model really answered in this or an earlier
-            # run of the same output; replies from the LLM cache (no tokens processed) would understate them.
-            asked = [o for o in run.outcomes if o.prompt_tokens > 0]
-            row = {
-                "questions": n,
-                "metrics": score.metrics,
-                "retrieval_recall": recall,
-                "timed_questions": len(asked),
-                "seconds_per_question": sum(o.seconds for o in asked) / max(1, len(asked)),
-                "tokens_per_question": sum(o.prompt_tokens + o.completion_tokens for o in asked) / max(1, len(asked)),
-                "llm_failures": run.failures,
-                "wall_seconds": time.monotonic() - started,
-                "kg_path": "not run: needs a TripleSource (kgreason extract)",
-            }
-            summary["sets"][name] = row
-            shown = "  ".join(f"{k} {score.metrics[k]:.3f}" for k in SHOWN[name] if k in score.metrics)
-            print(
-                f"{name} baseline ({n} questions): {shown}  "
-                f"{row['seconds_per_question']:.1f} s/q  {row['tokens_per_question']:.0f} tokens/q  "
-                f"failures {run.failures}  | KG path: {row['kg_path']}",
-                flush=True,
-            )
+            data = dataclasses.replace(whole, items=whole.items[selected])
+            rows: dict[str, Any] = {"retrieval_recall": recall, "items": len(data.items)}
+            dense = embedder if args.retriever != "bm25" else None
+            # The KG run asks the baseline's first reading too (one reply, cached for the other run either way); the
+            # second round belongs to the baseline path alone, so the KG run never makes it.
+            for path, kg, limit in (("baseline", False, args.limit), ("kg", True, args.kg_limit or args.limit)):
+                if path not in paths:
+                    continue
+                second = args.second_round and not kg
+                settings = TextQASettings(name, args.llm, args.retriever, args.top_k, kg, second)
+                folder = args.output / (f"{name}+kg" if kg else name)
+                started = time.monotonic()
+                run = run_textqa(
+                    data,
+                    folder,
+                    settings,
+                    llm,
+                    embedder=dense,
+                    triple_source=ExtractorSource(llm) if kg else None,
+                    accounting=llm_accounting(llm),
+                    limit=limit,
+                    progress=say,
+                )
+                if path in paths:
+                    rows[path] = path_row(name, path, folder, run, data, time.monotonic() - started)
+                    print_row(name, path, rows[path], len(data.items))
+            summary["sets"][name] = rows
             write_json_atomic(args.output / "summary.json", summary)
     finally:
         close_llm(llm)

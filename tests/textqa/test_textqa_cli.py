@@ -73,3 +73,16 @@ def test_run_needs_a_model_and_says_the_kg_path_needs_the_extractor(tmp_path: Pa
     answers = json.loads((tmp_path / "out/baseline/answers.json").read_text(encoding="utf-8"))
     assert [a["final_answer"] for a in answers] == ["Unavailable", "Unavailable"]
     assert "2 answer(s) without a model reply" in proc.stdout
+
+
+def test_run_second_round_option_reaches_the_journal(tmp_path: Path) -> None:
+    # The reader's behaviour is tested with a fake model (test_textqa_support.py); here: the option is the run's.
+    data = write_json(tmp_path / "h.json", HOTPOT)
+    with chat_server(lambda n: "ok") as server:
+        args = ["run", data, "-o", tmp_path / "out", "--llm", server.spec(), "--limit", "1"]
+        proc = kgreason(tmp_path, *args, "--second-round")
+        again = kgreason(tmp_path, *args)
+    assert proc.returncode == 3, proc.stderr
+    first = json.loads((tmp_path / "out/textqa.journal.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert first["settings"]["second_round"] is True
+    assert again.returncode == 2 and "second_round: true -> false" in again.stderr

@@ -50,8 +50,11 @@ def test_the_kg_path_reads_grounded_triples_from_the_retrieved_sentences(tmp_pat
     # the pronoun became the paragraph's name; the triple no sentence supports was dropped
     assert set(kg.evidence) == {("Film X", "director", "Anne Dupont"), ("Anne Dupont", "mother", "Marie Dupont")}
     assert source.stats.ungrounded == 1 and source.stats.windows >= 2
+    cited = json.loads((tmp_path / "out/kg/prediction.cited.json").read_text(encoding="utf-8"))
+    assert sorted(cited["sp"]["w1"]) == [["Anne Dupont", 1], ["Film X", 0]]  # 2Wiki's gold supporting facts
+    # two paragraphs cited: the default completion (the bridge rule) has nothing to add
     prediction = json.loads((tmp_path / "out/kg/prediction.json").read_text(encoding="utf-8"))
-    assert sorted(prediction["sp"]["w1"]) == [["Anne Dupont", 1], ["Film X", 0]]  # 2Wiki's gold supporting facts
+    assert prediction["sp"] == cited["sp"]
 
 
 def test_known_text_puts_each_sentence_at_its_offsets() -> None:

@@ -74,8 +74,15 @@ def test_hotpot_run_writes_both_formats_and_scores(tmp_path: Path) -> None:
     prediction = json.loads((tmp_path / "out/baseline/prediction.json").read_text(encoding="utf-8"))
     assert prediction["answer"] == {"h1": "Lyon", "h2": "yes"}
     assert prediction["sp"]["h1"] == [["Film X", 0], ["Anne Dupont", 1]]
+    # both hops cited: the default completion adds nothing (textqa.support; tested in test_textqa_support.py)
+    cited = json.loads((tmp_path / "out/baseline/prediction.cited.json").read_text(encoding="utf-8"))
+    assert cited["sp"] == prediction["sp"]
     answers = json.loads((tmp_path / "out/baseline/answers.json").read_text(encoding="utf-8"))
     first = answers[0]
+    assert [(s["title"], s["sent_id"], s["added_by"]) for s in first["supporting_sentences"]] == [
+        ("Film X", 0, None),
+        ("Anne Dupont", 1, None),
+    ]
     assert first["final_answer"] == "Lyon" and first["ground_truth"] == "Lyon"
     assert first["sub_questions_source"] == "llm-decomposition"
     assert first["sub_questions"][0]["relevant_chunks"][1] == {

@@ -112,6 +112,14 @@ def run_command(
             "reader, cached), the model picks evidence triples; outputs in kg/. Several model calls per question.",
         ),
     ] = False,
+    second_round: Annotated[
+        bool,
+        typer.Option(
+            "--second-round",
+            help="Baseline: rank the sentences again with the question plus the first answers and ask the model "
+            "once more over the new ones (one extra call at most).",
+        ),
+    ] = False,
 ) -> None:
     """Answer every question: rank its sentences, answer with the LLM reader (baseline path), and write
     baseline/answers.json (the seed's answer format) and baseline/prediction.json (HotpotQA, 2Wiki) or
@@ -122,7 +130,9 @@ def run_command(
         raise KgreasonError("textqa run needs a model to read the sentences: --llm embedded | openai:URL#MODEL | …")
     data = _load(data_file, fmt)
     err = _err()
-    settings = TextQASettings(data.dataset, llm, _retriever(retriever), top_k, kg_path=kg_path)
+    settings = TextQASettings(
+        data.dataset, llm, _retriever(retriever), top_k, kg_path=kg_path, second_round=second_round
+    )
     embedder = _embedder(settings.retriever)
     model = open_llm(llm)
     if model is None:  # parse_spec gave "none" for a spelling of it

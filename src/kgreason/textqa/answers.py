@@ -28,6 +28,7 @@ class PathAnswer:
     evidence: tuple[tuple[str, str, str], ...]  # the chosen triples (KG path; empty for the baseline)
     shown: int  # sentences (baseline) or triples (KG path) shown to the model
     failure: str | None = None  # the LLM failure kind, None when it answered
+    rounds: int = 1  # reader calls that produced this answer (2 after a second retrieval round)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -39,6 +40,7 @@ class PathAnswer:
             "evidence": [list(t) for t in self.evidence],
             "shown": self.shown,
             "failure": self.failure,
+            "rounds": self.rounds,
         }
 
     @classmethod
@@ -54,4 +56,5 @@ class PathAnswer:
             evidence=tuple((t[0], t[1], t[2]) for t in data.get("evidence", [])),
             shown=int(data.get("shown", 0)),
             failure=data.get("failure"),
+            rounds=int(data.get("rounds", 1)),
         )

@@ -17,6 +17,7 @@ from typing import Any
 from kgreason.textqa.answers import PathAnswer
 from kgreason.textqa.context import ContextSentence
 from kgreason.textqa.records import TextQAItem
+from kgreason.textqa.support import Completion
 
 UNAVAILABLE = "Unavailable"
 _UNANSWERABLE = {"", "unknown", "unanswerable", "none", "not given", "not mentioned"}
@@ -43,8 +44,12 @@ def inference_text(answer: PathAnswer) -> str:
     return "\n".join(lines)
 
 
-def answer_record(item: TextQAItem, answer: PathAnswer, sentences: Sequence[ContextSentence]) -> dict[str, Any]:
+def answer_record(
+    item: TextQAItem, answer: PathAnswer, sentences: Sequence[ContextSentence], completion: Completion | None = None
+) -> dict[str, Any]:
     by_key = {s.key: s for s in sentences}
+    keys = completion.sentences if completion is not None else answer.sentences
+    added = dict(completion.added) if completion is not None else {}
     return {
         "id": item.id,
         "original_question": item.question,
@@ -60,6 +65,17 @@ def answer_record(item: TextQAItem, answer: PathAnswer, sentences: Sequence[Cont
             for step in answer.steps
         ],
         "sub_questions_source": answer.steps_source,
+        # The supporting sentences: cited by the path, or added by a rule of textqa.support (`added_by`).
+        "supporting_sentences": [
+            {
+                "title": by_key[k].paragraph.title,
+                "sent_id": by_key[k].sentence.index,
+                "sentence": by_key[k].text,
+                "added_by": added.get(k),
+            }
+            for k in keys
+            if k in by_key
+        ],
     }
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,8 @@ from kgreason.textqa.outputs import answer_record, musique_prediction_lines, wik
 from kgreason.textqa.reader import read_answer
 from kgreason.textqa.records import TextQAItem, TextQASet
 from kgreason.textqa.retrieval import RetrieverName, rank_sentences, select_context
+from kgreason.textqa.second_round import second_round_context
+from kgreason.textqa.support import Completion, complete_support
 
 JOURNAL = "textqa.journal.jsonl"
 # Failures a later call may not repeat (the server was down or slow): a resume asks those questions again. A reply
@@ -45,6 +47,7 @@ class TextQASettings:
     retriever: RetrieverName
     top_k: int  # sentences ranked first; their paragraphs' first sentences are added
     kg_path: bool
+    second_round: bool = False  # retrieve again with the first reading's answers and ask once more (second_round.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +95,26 @@ def shown_sentences(item: TextQAItem, settings: TextQASettings, embedder: Embedd
     return select_context(ranked, settings.top_k)
 
 
+def baseline_answer(
+    item: TextQAItem,
+    shown: Sequence[ContextSentence],
+    settings: TextQASettings,
+    llm: LLM,
+    embedder: Embedder | None,
+) -> PathAnswer:
+    """The baseline reader's answer to the shown sentences, read again over more of them after a second round."""
+    first = read_answer(llm, item.question, shown)
+    if not settings.second_round:
+        return first
+    wider = second_round_context(item.question, first, context_sentences(item), shown, settings.retriever, embedder)
+    if wider is None:
+        return first
+    second = read_answer(llm, item.question, wider)
+    if second.failure is not None or not second.answer:
+        return first  # the first reading stands when the second call fails
+    return replace(second, rounds=2)
+
+
 def answer_item(
     item: TextQAItem,
     settings: TextQASettings,
@@ -103,7 +126,7 @@ def answer_item(
     start = time.monotonic()
     before = accounting.total() if accounting is not None else None
     sentences = shown_sentences(item, settings, embedder)
-    answers: dict[PathName, PathAnswer] = {"baseline": read_answer(llm, item.question, sentences)}
+    answers: dict[PathName, PathAnswer] = {"baseline": baseline_answer(item, sentences, settings, llm, embedder)}
     if settings.kg_path and triple_source is not None:
         answers["kg"] = kg_answer(llm, item.question, sentences, triple_source, embedder)
     prompt = completion = 0
@@ -190,28 +213,43 @@ def write_outputs(
     done: dict[str, QuestionOutcome],
     out_dir: Path,
 ) -> list[Path]:
-    """Each path's answer file and official prediction file, for the questions answered so far."""
+    """Each path's answer file and official prediction files, for the questions answered so far: `prediction.*`
+    with the supporting facts completed by the program (`textqa.support`), `prediction.cited.*` with the sentences
+    the path cited only, so that the completion's effect is a measured number."""
     paths: list[PathName] = ["baseline", "kg"]
     written: list[Path] = []
     for path in paths:
         rows: list[tuple[TextQAItem, PathAnswer, Sequence[ContextSentence]]] = []
+        completions: list[Completion] = []
         for item in items:
             outcome = done.get(item.id)
             if outcome is None or path not in outcome.answers:
                 continue
             # The keys S<n> are positions in the item's full sentence list, so the list is rebuilt, not re-ranked.
-            rows.append((item, outcome.answers[path], context_sentences(item)))
+            sentences = context_sentences(item)
+            answer = outcome.answers[path]
+            rows.append((item, answer, sentences))
+            completions.append(complete_support(item.question, answer, sentences))
         if not rows:
             continue
+        completed = [
+            (item, replace(answer, sentences=done_.sentences), sents)
+            for (item, answer, sents), done_ in zip(rows, completions, strict=True)
+        ]
         folder = out_dir / path
         answers_file = folder / "answers.json"
-        write_json_atomic(answers_file, [answer_record(item, ans, sents) for item, ans, sents in rows])
+        records = [
+            answer_record(item, ans, sents, completion)
+            for (item, ans, sents), completion in zip(rows, completions, strict=True)
+        ]
+        write_json_atomic(answers_file, records)
         written.append(answers_file)
-        if data.dataset == "musique":
-            prediction = folder / "prediction.jsonl"
-            write_text_atomic(prediction, musique_prediction_lines(rows))
-        else:
-            prediction = folder / "prediction.json"
-            write_json_atomic(prediction, wiki_prediction(rows))
-        written.append(prediction)
+        for name, chosen in (("prediction", completed), ("prediction.cited", rows)):
+            if data.dataset == "musique":
+                prediction = folder / f"{name}.jsonl"
+                write_text_atomic(prediction, musique_prediction_lines(chosen))
+            else:
+                prediction = folder / f"{name}.json"
+                write_json_atomic(prediction, wiki_prediction(chosen))
+            written.append(prediction)
     return written
