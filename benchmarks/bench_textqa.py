@@ -149,7 +149,7 @@ def path_row(name: str, path: str, folder: Path, run: RunSummary, data: TextQASe
     # the same output; replies from the LLM cache (no tokens processed) would understate them. On the KG path they
     # include the baseline's first reading when its reply was not cached yet.
     asked = [o for o in run.outcomes if o.prompt_tokens > 0]
-    answers = [o.answers[path] for o in run.outcomes if path in o.answers]  # type: ignore[index]
+    answers = [o.answers[path] for o in run.outcomes if path in o.answers]
     row: dict[str, Any] = {
         "questions": len(run.outcomes),
         "metrics": score.metrics,
