@@ -1,6 +1,6 @@
 """How an event went (`黑海对峙事件的经过是什么？`): the event's triples in time order.
 
-The event is the linked node the KG types as an event (`kgreason.reason.lexicon.EVENT_TYPE_HINTS`), else the first
+The event is the linked node the KG types as an event (`kgreason.reason.lexicon.names_event_type`), else the first
 linked node. Its steps are its own triples and, for each entity it reaches, that entity's dated triples within the
 event's period when the KG gives one (a ship the battle lost -> when it sank). A step's time is the date it states;
 steps without one (who took part, where) belong to the event's start. Ties keep the KG's order. A long account
@@ -15,7 +15,7 @@ from kgreason.corpus.words import ACCOUNT_WORDS
 from kgreason.data.records import PathTriple
 from kgreason.kg.dates import Day
 from kgreason.kg.index import KGIndex
-from kgreason.reason.lexicon import EVENT_TYPE_HINTS
+from kgreason.reason.lexicon import names_event_type
 from kgreason.text.normalize import normalize_text
 
 MAX_ACCOUNT_STEPS = 20
@@ -36,7 +36,7 @@ def is_account_question(question: str) -> bool:
 def _focus(index: KGIndex, names: list[str]) -> str | None:
     keys = [k for k in (normalize_text(n) for n in names) if k in index.nodes and not index.is_literal(k)]
     for key in keys:
-        if any(hint in index.types_text(key) for hint in EVENT_TYPE_HINTS):
+        if names_event_type(index.types_text(key)):
             return key
     return keys[0] if keys else None
 

@@ -21,11 +21,11 @@ from kgreason.reason.lexicon import (
     CAMP_RELATION_HINTS,
     CAMP_TYPE_HINTS,
     COUNTRY_TYPE_WORDS,
-    EVENT_TYPE_HINTS,
     GENERIC_TIME_RELATIONS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_WORDS,
     TYPE_RELATION_HINTS,
+    names_event_type,
 )
 from kgreason.reason.scoring import relation_match
 from kgreason.text.normalize import normalize_text
@@ -238,7 +238,7 @@ def entity_role(index: KGIndex, key: str, via: Chain | None, marked: str | None)
         return "place"
     if any(h in types for h in CAMP_TYPE_HINTS):
         return "camp"
-    if any(h in rels for h in CAMP_RELATION_HINTS) and not any(h in types for h in EVENT_TYPE_HINTS):
+    if any(h in rels for h in CAMP_RELATION_HINTS) and not names_event_type(types):
         return "camp"
     return None
 

@@ -334,6 +334,12 @@ CAMP_RELATION_HINTS = ("隶属", "属于", "所属", "阵营", "国籍", "国家
 
 EVENT_TYPE_HINTS = ("行动", "事件", "演习", "战役", "战争", "会议", "活动", "项目", "计划")
 
+
+def names_event_type(types_text: str) -> bool:
+    """Whether a node's KG types (`KGIndex.types_text`) name a kind of event (`事件`, `作战行动`, `演习`, ...)."""
+    return any(h in types_text for h in EVENT_TYPE_HINTS)
+
+
 CAMP_TYPE_HINTS = ("国家", "组织", "联盟", "阵营", "集团", "同盟", "政府", "政权", "军队")
 
 PLACE_TYPE_WORDS = ("地点", "地区", "位置", "城市", "港", "基地", "海域", "岛", "地名", "省", "州")

@@ -21,10 +21,10 @@ from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.lexicon import (
-    EVENT_TYPE_HINTS,
     PERSON_TYPE_HINTS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_HINTS,
+    names_event_type,
     relation_variants,
 )
 from kgreason.text.normalize import normalize_text
@@ -245,8 +245,7 @@ class ChainScorer:
         edges = chain.edges
         if i + 1 >= len(edges):
             return False
-        types = self.index.types_text(edges[i].dst)
-        if not types or not any(h in types for h in EVENT_TYPE_HINTS):
+        if not names_event_type(self.index.types_text(edges[i].dst)):
             return False
         return not self._hop(edges[i + 1])[2] and self._kind(chain) > 0
 
