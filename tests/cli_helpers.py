@@ -11,6 +11,7 @@ import re
 import select
 import signal
 import struct
+import subprocess
 import sys
 import termios
 import threading
@@ -188,3 +189,27 @@ def chat_server(behaviour: Callable[[int], str | float]) -> Iterator[ChatServer]
     finally:
         server.shutdown()
         server.server_close()
+
+
+@dataclass
+class Stopped:
+    returncode: int
+    stderr: str
+    seconds: float  # from SIGTERM to the process's end
+
+
+def sigterm_during_model_call(args: Callable[[ChatServer], list[str]], tmp: Path, *, wait: float = 40) -> Stopped:
+    """Run `kgreason ARGS` (given the chat server, whose every reply hangs 30 s), send SIGTERM once the first model
+    call has reached the server, and return how the process ended."""
+    with chat_server(lambda n: 30.0) as server:
+        env = child_env(tmp, KGREASON_LLM_CACHE="off")
+        argv = kgreason_argv(*args(server))
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not server.questions and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+        assert server.questions, proc.communicate(timeout=5)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=wait)
+        return Stopped(proc.returncode, stderr, time.monotonic() - t0)

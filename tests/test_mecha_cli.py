@@ -98,26 +98,12 @@ def test_shared_data_ranking_trained_beats_baselines(tmp_path: Path) -> None:
 def test_sigterm_stops_the_bench_at_once_during_a_model_call(tmp_path: Path) -> None:
     """A bench waiting on a model call (a server that hangs 30 s) ends at SIGTERM within seconds, says how to go on
     (replies so far are cached), exits 130, and shows no traceback."""
-    import signal
-    import time
+    from cli_helpers import sigterm_during_model_call
 
-    from cli_helpers import chat_server, child_env, kgreason_argv
-
-    with chat_server(lambda n: 30.0) as server:
-        argv = kgreason_argv(
-            "mecha", "bench", "--kg", str(FIX / "kg.txt"), "--qa", str(FIX / "qa.jsonl"), "-o", str(tmp_path / "b.json")
-        )
-        argv += ["--setups", "llm-kg", "--llm", server.spec()]
-        env = child_env(tmp_path, KGREASON_LLM_CACHE="off")
-        proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 120
-        while not server.questions and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.1)
-        assert server.questions, proc.communicate(timeout=5)
-        t0 = time.monotonic()
-        proc.send_signal(signal.SIGTERM)
-        _, stderr = proc.communicate(timeout=30)
-        stopped_in = time.monotonic() - t0
-    assert proc.returncode == 130, stderr
-    assert stopped_in < 5, stopped_in
+    bench = ["mecha", "bench", "--kg", str(FIX / "kg.txt"), "--qa", str(FIX / "qa.jsonl")]
+    bench += ["-o", str(tmp_path / "b.json")]
+    stopped = sigterm_during_model_call(lambda s: [*bench, "--setups", "llm-kg", "--llm", s.spec()], tmp_path, wait=30)
+    stderr = stopped.stderr
+    assert stopped.returncode == 130, stderr
+    assert stopped.seconds < 5, stopped.seconds
     assert "interrupted: mecha bench stopped" in stderr and "Traceback" not in stderr
