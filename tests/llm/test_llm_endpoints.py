@@ -41,6 +41,21 @@ def dead_url() -> str:
     return f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there: connection refused
 
 
+def cooling_pool(urls: list[str], said: list[str], now: list[float]) -> EndpointPool:
+    """A pool over `urls` (no retries, no reply cache) that cools a failed endpoint down for 30 s of the clock
+    `now[0]`, saying what it does into `said`."""
+    config = LLMConfig(response_cache=False, retries=0)
+    return EndpointPool(
+        [ServedLLM(u, "m", config) for u in urls],
+        model="m",
+        dialect="json_schema",
+        timeout=10.0,
+        cooldown=30.0,
+        notice=said.append,
+        clock=lambda: now[0],
+    )
+
+
 def test_spec_with_several_urls() -> None:
     spec = parse_spec("openai:http://a:8000/v1, https://b/v1/#qwen2.5:7b?dialect=vllm")
     assert spec == ServedSpec("http://a:8000/v1", "qwen2.5:7b", "json_schema", ("https://b/v1",))
@@ -91,16 +106,7 @@ def test_a_dead_endpoint_is_left_out_for_the_cooldown_then_probed(servers: Calla
     dead = dead_url()
     said: list[str] = []
     now = [0.0]
-    config = LLMConfig(response_cache=False, retries=0)
-    pool = EndpointPool(
-        [ServedLLM(dead, "m", config), ServedLLM(live.url, "m", config)],
-        model="m",
-        dialect="json_schema",
-        timeout=10.0,
-        cooldown=30.0,
-        notice=said.append,
-        clock=lambda: now[0],
-    )
+    pool = cooling_pool([dead, live.url], said, now)
     try:
         for _ in range(6):
             assert pool.complete_json(MESSAGES, ENTITY_SCHEMA).ok  # the failed request moved on to the live one
@@ -200,18 +206,9 @@ def test_a_late_success_of_a_request_sent_before_the_failure_does_not_bring_an_e
     """Two requests in flight on one endpoint when it dies: one fails (left out), the other had its reply already
     and ends ok afterwards. Only the probe after the cool-down may take the endpoint back (seen in the benchmark:
     the endpoint came back at once and the next request hit a closed port)."""
-    config = LLMConfig(response_cache=False, retries=0)
     now = [0.0]
     said: list[str] = []
-    pool = EndpointPool(
-        [ServedLLM("http://127.0.0.1:9/v1", "m", config), ServedLLM("http://127.0.0.1:10/v1", "m", config)],
-        model="m",
-        dialect="json_schema",
-        timeout=10.0,
-        cooldown=30.0,
-        notice=said.append,
-        clock=lambda: now[0],
-    )
+    pool = cooling_pool(["http://127.0.0.1:9/v1", "http://127.0.0.1:10/v1"], said, now)
     try:
         first, second = pool._pick(set()), pool._pick({1})  # both on endpoint 0
         assert first == (0, False) and second == (0, False)
