@@ -183,6 +183,14 @@ def test_find_period_synonyms_and_span() -> None:
         ("1500", 1500, ""),
         ("超过1000公里", 1_000_000, "length"),
         ("1000公里以上", 1_000_000, "length"),
+        ("50μm", 5e-5, "length"),
+        ("225.0 MPa", 2.25e8, "pressure"),
+        ("3.5GHz", 3.5e9, "frequency"),
+        # a unit symbol the table lacks is its own dimension
+        ("635.0 HB", 635, "unit:hb"),
+        ("187~255 HB", 187, "unit:hb"),
+        ("55HRC", 55, "unit:hrc"),
+        ("385.2 J/(kg·K)", 385.2, "unit:jkgk"),
     ],
 )
 def test_parse_quantity(text: str, lo: float, dimension: str) -> None:
@@ -197,7 +205,8 @@ def test_quantity_range() -> None:
     assert q is not None and (q.lo, q.hi) == (1_500_000, 2_000_000)
 
 
-@pytest.mark.parametrize("text", ["", "公里", "歼-20", "1944年", "很远"])
+# model names and ordinals that start with a number are not quantities
+@pytest.mark.parametrize("text", ["", "公里", "歼-20", "1944年", "很远", "99A", "052D", "15B", "7th Fleet", "1st AD"])
 def test_not_a_quantity(text: str) -> None:
     assert parse_quantity(text) is None
 

@@ -26,6 +26,8 @@ def _units() -> dict[str, Unit]:
         ("length", 1000.0, ("千米", "公里", "km", "KM", "Km")),
         ("length", 0.01, ("厘米", "cm", "公分")),
         ("length", 0.001, ("毫米", "mm")),
+        ("length", 1e-6, ("微米", "μm", "µm", "um")),
+        ("length", 1e-9, ("纳米",)),  # not `nm`: English texts write nautical miles so
         ("length", 1852.0, ("海里", "nmile", "nmi", "n mile")),
         ("length", 1609.344, ("英里", "mile", "miles", "mi")),
         ("length", 0.3048, ("英尺", "ft", "feet")),
@@ -51,6 +53,15 @@ def _units() -> dict[str, Unit]:
         ("force", 1000.0, ("千牛", "kN", "KN")),
         ("force", 9.80665, ("千克力", "kgf", "公斤力")),
         ("force", 9806.65, ("吨力", "吨推力")),
+        ("pressure", 1.0, ("帕斯卡", "Pa")),  # one-character 帕, 巴, 赫 begin names (帕米尔, 巴黎)
+        ("pressure", 1e3, ("千帕", "kPa")),
+        ("pressure", 1e6, ("兆帕", "MPa")),
+        ("pressure", 1e9, ("吉帕", "GPa")),
+        ("pressure", 1e5, ("bar",)),
+        ("frequency", 1.0, ("赫兹", "Hz")),
+        ("frequency", 1e3, ("千赫", "kHz")),
+        ("frequency", 1e6, ("兆赫", "MHz")),
+        ("frequency", 1e9, ("吉赫", "GHz")),
         ("area", 1.0, ("平方米", "m2", "m²")),
         ("area", 1e6, ("平方公里", "平方千米", "km2", "km²")),
         ("volume", 0.001, ("升", "L")),
@@ -98,6 +109,24 @@ def _units() -> dict[str, Unit]:
 
 UNITS: dict[str, Unit] = _units()
 _UNIT_NAMES = sorted(UNITS, key=len, reverse=True)  # longest first: `千米` before `千`, `km/h` before `km`
+# A unit symbol written after a number: Latin letters and the signs units use (`HB`, `HRC`, `dB`, `J/(kg·K)`).
+_RE_UNIT_SYMBOL = re.compile(r"[A-Za-zΩμ°][A-Za-zΩμ°·/()²³^\-]{1,15}")
+# English ordinal endings: `7th Fleet`, `1st AD` are names, not quantities.
+_RE_ORDINAL_END = re.compile(r"(?:st|nd|rd|th)(?![a-z])")
+
+
+def _is_unit_symbol(text: str) -> bool:
+    """Whether `text` (after a number, spaces removed) reads as a unit symbol: two or more characters with a capital
+    or a unit sign, at most four letters unless compound (`/`, `·`) — so that a model name (`99A`, `052D`, `15B`)
+    or a word (`7thFleet`) is not read as a quantity."""
+    if not _RE_UNIT_SYMBOL.fullmatch(text) or _RE_ORDINAL_END.match(text):
+        return False
+    compound = "/" in text or "·" in text
+    letters = sum(ch.isalpha() for ch in text)
+    signed = any(ch.isupper() or ch in "Ωμ°" for ch in text)
+    return signed and (compound or letters <= 4)
+
+
 _MULTIPLIERS = {"万": 1e4, "亿": 1e8, "千": 1e3, "百": 1e2, "十": 10.0}
 
 
@@ -164,6 +193,9 @@ def _parse_unit(rest: str, *, lenient: bool = False) -> tuple[float, str, Unit |
     for u in _UNIT_NAMES:
         if r == u:
             return mult, u, UNITS[u]
+    if _is_unit_symbol(r):
+        # a unit symbol the table lacks (`635.0 HB`, `55HRC`, `20dB`): its own dimension, as `lenient` reads it
+        return mult, r, Unit(f"unit:{normalize_text(r)}", 1.0)
     if lenient:
         unit = re.split(r"或", r)[0]
         if unit and len(unit) <= 15 and not re.search(r"\d", unit):
