@@ -119,11 +119,12 @@ def _is_unit_symbol(text: str) -> bool:
     """Whether `text` (after a number, spaces removed) reads as a unit symbol: two or more characters with a capital
     or a unit sign, at most four letters unless compound (`/`, `·`) — so that a model name (`99A`, `052D`, `15B`)
     or a word (`7thFleet`) is not read as a quantity."""
+    text = re.sub(r"m([23])(?!\d)", lambda m: "m" + "²³"[int(m.group(1)) - 2], text)  # NFKC made `mm²` `mm2`
     if not _RE_UNIT_SYMBOL.fullmatch(text) or _RE_ORDINAL_END.match(text):
         return False
     compound = "/" in text or "·" in text
     letters = sum(ch.isalpha() for ch in text)
-    signed = any(ch.isupper() or ch in "Ωμ°" for ch in text)
+    signed = any(ch.isupper() or ch in "Ωμ°²³" for ch in text)
     return signed and (compound or letters <= 4)
 
 

@@ -12,6 +12,7 @@ All pure functions of their inputs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -85,16 +86,49 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
             # ... but a full synonym word beats a partial match of the relation's own name
         if s > best.score:
             best = RelationMatch(s, frozenset(range(end - n, end)))
-    if len(rel) >= 6:
+    if len(rel) >= 6 or parameter_values(relation):
         # Long relation names with parameters (`理论质量(密度为7.85, 直径60.0 mm)`): the share of their character
-        # bigrams the question spells, wherever they are.
+        # bigrams the question spells, wherever they are; each parameter value the question spells as a word of its
+        # own counts as two bigrams, so `(铸造方法: J)` and `(铸造方法: S)` differ on `使用J铸造方法`.
         grams = [rel[i : i + 2] for i in range(len(rel) - 1)]
         hits = [residual.find(g) for g in grams]
-        share = sum(1 for h in hits if h >= 0) / len(grams)
+        values = parameter_values(relation)
+        spans = [_word_span(v, residual) for v in values]
+        found = sum(1 for h in hits if h >= 0) + 2 * sum(1 for sp in spans if sp is not None)
+        share = found / (len(grams) + 2 * len(values))
         if share > best.score:
-            covered = frozenset(p for h in hits if h >= 0 for p in (h, h + 1) if residual[p] != "|")
-            best = RelationMatch(share, covered)
+            covered = {p for h in hits if h >= 0 for p in (h, h + 1) if residual[p] != "|"}
+            covered.update(p for sp in spans if sp is not None for p in range(*sp))
+            best = RelationMatch(share, frozenset(covered))
     return best
+
+
+_PARAMETERS = re.compile(r"[(（]([^()（）]*)[)）]")
+_VALUE_SEPARATORS = re.compile(r"[,，;；、/\s]+")
+
+
+@lru_cache(maxsize=16384)
+def parameter_values(relation: str) -> tuple[str, ...]:
+    """The values a relation name's parenthesised parameters give (`布氏硬度(铸造方法: SB,RB)` -> `sb`, `rb`),
+    normalised; the parameter's name (before `:`) is not a value."""
+    out: list[str] = []
+    for inner in _PARAMETERS.findall(relation):
+        value = re.split(r"[:：]", inner)[-1] if re.search(r"[:：]", inner) else ""
+        out.extend(v for v in (normalize_text(x) for x in _VALUE_SEPARATORS.split(value)) if v)
+    return tuple(out)
+
+
+def _word_span(value: str, residual: str) -> tuple[int, int] | None:
+    """Where `value` stands in `residual` as a word of its own (no Latin letter or digit right before or after it)."""
+    start = residual.find(value)
+    while start >= 0:
+        end = start + len(value)
+        before = residual[start - 1] if start else ""
+        after = residual[end] if end < len(residual) else ""
+        if not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalnum()):
+            return start, end
+        start = residual.find(value, start + 1)
+    return None
 
 
 @lru_cache(maxsize=4096)
@@ -167,12 +201,27 @@ def _type_word_score(type_word: str, hay: str, match: float, mismatch: float) ->
     return match * n / len(type_word) if n >= 2 or (n == 1 and len(type_word) == 1) else -mismatch
 
 
+DESCRIPTION_CHARS = 15  # a literal this long is a description (`冷变形塑性中等，焊接性尚好…`), not a name or a value
+DESCRIBED_CHARS = 2  # the question characters in a row a description must spell to count as talking about what is asked
+
+
 def node_match(index: KGIndex, key: str, residual: str) -> frozenset[int]:
-    """Positions of `residual` that a node's name spells (a common substring of 2+ characters)."""
+    """Positions of `residual` that a node's name spells (a common substring of 2+ characters) — or, for a
+    description literal, the question's words it spells (`40Cr的冷变形塑性如何` and `…冷变形塑性中等…`)."""
     node = index.nodes.get(key)
-    if node is None or node.kind != "entity":
+    if node is None:
         return frozenset()
+    if node.kind != "entity":
+        return _described(key, residual) if node.kind == "text" and len(key) >= DESCRIPTION_CHARS else frozenset()
     return _spelled(key, residual)
+
+
+@lru_cache(maxsize=65536)
+def _described(text: str, residual: str) -> frozenset[int]:
+    n, end = longest_common_substring(text, residual)
+    if n < DESCRIBED_CHARS or "|" in residual[end - n : end]:
+        return frozenset()
+    return frozenset(range(end - n, end))
 
 
 @lru_cache(maxsize=65536)
