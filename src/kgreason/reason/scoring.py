@@ -201,7 +201,6 @@ def _type_word_score(type_word: str, hay: str, match: float, mismatch: float) ->
     return match * n / len(type_word) if n >= 2 or (n == 1 and len(type_word) == 1) else -mismatch
 
 
-DESCRIPTION_CHARS = 15  # a literal this long is a description (`冷变形塑性中等，焊接性尚好…`), not a name or a value
 DESCRIBED_CHARS = 2  # the question characters in a row a description must spell to count as talking about what is asked
 
 
@@ -212,7 +211,8 @@ def node_match(index: KGIndex, key: str, residual: str) -> frozenset[int]:
     if node is None:
         return frozenset()
     if node.kind != "entity":
-        return _described(key, residual) if node.kind == "text" and len(key) >= DESCRIPTION_CHARS else frozenset()
+        # a text literal (`kg.index`: a long object-only value) is a description, not a name
+        return _described(key, residual) if node.kind == "text" else frozenset()
     return _spelled(key, residual)
 
 
