@@ -297,3 +297,27 @@ def test_a_word_inside_several_names_links_them_all_when_nothing_else_links() ->
     assert keys == {"am39鹰击导弹", "mm38鹰击导弹"}
     # a name that links by itself keeps the category word from linking the others
     assert {m.key for m in link_mentions(table, map_text("远山号被哪种鹰击导弹击中？"))} == {"远山号"}
+
+
+def test_several_attributes_of_one_entity_respectively() -> None:
+    rec = answer("青岚号的下水时间和建造单位分别是什么？")
+    assert rec.answers == ("2010年3月1日", "东湾船厂")
+    assert rec.main_path == (("青岚号", "下水时间", "2010年3月1日"), ("青岚号", "建造单位", "东湾船厂"))
+    # `、` joins parts too (normalising drops it); each part's value, not a count of chains
+    rec = answer("A型火箭弹的射程、单箱装载数量分别是多少？")
+    assert rec.answers == ("约70千米", "6枚")
+    assert rec.answer_type == "数值"
+
+
+def test_one_attribute_of_several_entities_respectively() -> None:
+    rec = answer("青岚号和白沙号的建造单位分别是什么？")
+    assert rec.answers == ("东湾船厂", "北湾船厂")
+    assert rec.main_path == (("青岚号", "建造单位", "东湾船厂"), ("白沙号", "建造单位", "北湾船厂"))
+    rec = answer("A型火箭弹和B型导弹的射程分别是多少？")
+    assert rec.answers == ("约70千米", "约300千米")
+    assert rec.answer_type == "数值"  # a list of values, not a set of things
+
+
+def test_respectively_inside_a_which_of_two_question_is_still_a_choice() -> None:
+    rec = answer("甲国和乙国各自签约采购的数量中，哪个国家采购得更多？")
+    assert rec.answers == ("乙国",)

@@ -308,6 +308,12 @@ EXCLUDE_FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("除了", ("以外", "之外", "外")),
     ("除", ("以外", "之外", "外")),
 )
+# Words saying a question asks for several things, each on its own (`X的A和B分别是什么`), and the words that join
+# those things (reason/respectively.py).
+RESPECTIVELY_WORDS: tuple[str, ...] = ("分别", "各自", "各是", "各为")
+COORDINATORS: tuple[str, ...] = ("以及", "和", "与", "及", "、")
+# A part of such a question ending in one of these asks for a date, whatever the question word (`下水时间和建造单位`).
+TIME_PART_ENDINGS: tuple[str, ...] = ("时间", "日期", "年份", "时候", "年代")
 # KG node types that mark a country (a side of that kind: some annotators key it `country`, not `camp`).
 COUNTRY_TYPE_WORDS: tuple[str, ...] = ("国家", "国")
 # Words of a yes/no question asking whether two things share a value (`是否出自同一家船厂`).

@@ -32,6 +32,7 @@ from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.llm_choice import LLMDecision, choose
 from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
 from kgreason.reason.reading import QuestionReading, read_question
+from kgreason.reason.respectively import respective_parts, respectively_candidates
 from kgreason.reason.select import Selection, find_selection, select_candidates
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
@@ -181,6 +182,13 @@ class Reasoner:
             # one fact (docs/annotation.md): one hop, no constraint checks
             cfg = replace(cfg, max_hops=1, entity_checks=False)
             analysis = replace(analysis, times=(), numerics=(), order=None)
+        parts = respective_parts(analysis)
+        if parts:
+            cands, scored = respectively_candidates(
+                index, parts, cfg, self._external(q.question), self._prior(q, index)
+            )
+            if cands:
+                return cands, scored
         cands, scored = chain_candidates(index, analysis, cfg, self._external(q.question), self._prior(q, index))
         if analysis.form == "bool":
             cands = bool_candidates(index, analysis, cfg, scored)
@@ -237,7 +245,11 @@ class Reasoner:
         if cand is None:
             constraints = constraints_dict(analysis, None, self._single_fact(q))
             return replace(empty_record(q), constraints=written_constraints(constraints, conv))
-        is_set = analysis.form == "set" and cand.origin not in ("bool", "count") and len(cand.answers) >= 1
+        # values asked for "respectively" (`射程分别是多少`) are a list of values, not a set of things
+        values = cand.origin == "respectively" and all(index.is_literal(k) for k in cand.answer_keys)
+        is_set = (
+            analysis.form == "set" and cand.origin not in ("bool", "count") and not values and len(cand.answers) >= 1
+        )
         answer_type, answers = written_answer(
             cand.answer_type,
             cand.answers,

@@ -1,0 +1,125 @@
+"""Questions that ask for several things at once, "respectively": several attributes of one entity
+(`青岚号的下水时间和建造单位分别是什么`) or one attribute of several entities (`青岚号和白沙号的建造单位分别是什么`).
+
+Each part is answered as a question of its own — the same chain search with the other parts' words (or names) taken
+out — and the answers are joined in the question's order, each with its own chain as evidence. The trigger is a
+word that says "respectively" (`lexicon.RESPECTIVELY_WORDS`); the parts are split at coordinating words
+(`lexicon.COORDINATORS`). Yes/no and which-of-two questions (`各自…哪个更多`) are left to their own builders.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+
+from kgreason.kg.index import KGIndex
+from kgreason.reason.analysis import Analysis, Form, residual_words
+from kgreason.reason.candidate import Candidate, dedupe
+from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates, chain_starts
+from kgreason.reason.lexicon import COORDINATORS, RESPECTIVELY_WORDS, TIME_PART_ENDINGS
+from kgreason.text.normalize import normalize_text
+
+_COORDINATOR = re.compile("|".join(re.escape(w) for w in sorted(COORDINATORS, key=len, reverse=True)))
+MIN_PART_CHARS = 2  # a part of one character is no relation word (`和平` split at `和` leaves `平`)
+
+
+def respective_parts(analysis: Analysis) -> list[Analysis]:
+    """One analysis per part the question asks for "respectively", in the question's order; [] when it does not."""
+    nq = analysis.mapped.norm
+    if analysis.form in ("bool", "choice") or not any(w in nq for w in RESPECTIVELY_WORDS):
+        return []
+    form = "entity" if analysis.form == "set" else analysis.form  # each part asks for one thing
+    by_entity = _entity_parts(analysis)
+    if by_entity:
+        return [replace(a, form=form) for a in by_entity]
+    return [
+        replace(analysis, residual=residual, asked=words, form=_part_form(words, form))
+        for words, residual in _residual_parts(analysis)
+    ]
+
+
+def _part_form(words: str, form: Form) -> Form:
+    """What one part asks for: the question word's kind, unless that is only "a thing" and the part's own words name
+    a date (`下水时间和建造单位分别是什么`)."""
+    if form == "entity" and words.endswith(TIME_PART_ENDINGS):
+        return "time"
+    # `射程、装载数量分别是多少`: each part's value, not how many chains reach one
+    return "number" if form == "count" else form
+
+
+def _entity_parts(analysis: Analysis) -> list[Analysis]:
+    """`X和Y的A`: names joined by nothing but a coordinating word, each asked about on its own."""
+    starts = set(chain_starts(analysis))
+    mentions = sorted((m for m in analysis.mentions if m.key in starts), key=lambda m: m.start)
+    nq = analysis.mapped.norm
+    group = mentions[:1]
+    for m in mentions[1:]:
+        between = nq[group[-1].end : m.start]
+        if _COORDINATOR.fullmatch(between):
+            group.append(m)
+        elif len(group) < 2:
+            group = [m]
+    if len(group) < 2:
+        return []
+    others = {m.key for m in group}
+    return [
+        replace(analysis, mentions=tuple(x for x in analysis.mentions if x.key not in others or x.key == m.key))
+        for m in group
+    ]
+
+
+def _residual_parts(analysis: Analysis) -> list[tuple[str, str]]:
+    """`青岚号的下水时间和建造单位分别是什么` -> the residual with only `下水时间`, then with only `建造单位`: the words
+    between the last name and the "respectively" word, split at coordinating words; the other parts' characters are
+    masked with `|`, so positions stay those of the full residual. Each part as (its words, its residual)."""
+    nq, residual = analysis.mapped.norm, analysis.residual
+    at = min(nq.find(w) for w in RESPECTIVELY_WORDS if w in nq)
+    cut = max((m.end for m in analysis.mentions if m.end <= at), default=0)
+    # split the question's own wording: normalising drops the `、` of `射程、单箱装载数量`
+    pieces = _COORDINATOR.split(analysis.mapped.verbatim(cut, at))
+    words = [residual_words(normalize_text(p)).strip("|") for p in pieces]
+    if len(words) < 2 or any(len(w) < MIN_PART_CHARS or w not in residual for w in words):
+        return []
+    spans = [(residual.find(w), residual.find(w) + len(w)) for w in words]
+    noise = [(m.start(), m.end()) for w in RESPECTIVELY_WORDS for m in re.finditer(re.escape(w), residual)]
+    out = []
+    for i in range(len(spans)):
+        masked = [*spans[:i], *spans[i + 1 :], *noise]
+        out.append(
+            (words[i], "".join("|" if any(a <= k < b for a, b in masked) else ch for k, ch in enumerate(residual)))
+        )
+    return out
+
+
+def respectively_candidates(
+    index: KGIndex,
+    parts: list[Analysis],
+    cfg: ReasonerConfig,
+    external: ExternalScore | None = None,
+    relation_prior: Mapping[str, float] | None = None,
+) -> tuple[list[Candidate], list[ScoredChain]]:
+    """One candidate joining each part's best answer and chain, in the question's order ([] when a part has no
+    answer: then the question is not answered part by part)."""
+    best: list[Candidate] = []
+    scored_all: list[ScoredChain] = []
+    for part in parts:
+        cands, scored = chain_candidates(index, part, cfg, external, relation_prior)
+        scored_all.extend(scored[:5])
+        if not cands:
+            return [], scored_all
+        best.append(cands[0])
+    answers = tuple(dict.fromkeys(a for c in best for a in c.answers))
+    keys = tuple(dict.fromkeys(k for c in best for k in c.answer_keys))
+    joined = Candidate(
+        answers=answers,
+        answer_keys=keys,
+        answer_type=best[0].answer_type,
+        main=dedupe([t for c in best for t in c.main]),
+        score=min(c.score for c in best),
+        chains=tuple(ch for c in best for ch in c.chains),
+        checks=tuple(chk for c in best for chk in c.checks),
+        origin="respectively",
+    )
+    return [joined], scored_all
