@@ -321,3 +321,22 @@ def test_one_attribute_of_several_entities_respectively() -> None:
 def test_respectively_inside_a_which_of_two_question_is_still_a_choice() -> None:
     rec = answer("甲国和乙国各自签约采购的数量中，哪个国家采购得更多？")
     assert rec.answers == ("乙国",)
+
+
+def test_a_superlative_among_listed_names_before_the_question_word() -> None:
+    # `、` joins names too (normalising drops it); the superlative stands before 哪一种
+    rec = answer("A型火箭弹、B型导弹中射程最远的是哪一种？")
+    assert rec.answers == ("B型导弹",)
+    assert rec.main_path[-1] == ("约300千米", "数值大于", "约70千米")
+    assert rec.constraints == {"order": "射程最远"}
+    rec = answer("甲国采购合同、乙国采购合同中，哪一份的采购数量最多？")
+    assert rec.answers == ("乙国采购合同",)
+
+
+def test_a_superlative_among_three_listed_names_compares_each_with_the_winner() -> None:
+    rec = answer("海上检阅、远洋护航和西线演习中，最晚的是哪一次？")
+    assert rec.answers == ("西线演习",)
+    # each member by its own date relation; one derived triple per comparison
+    assert rec.main_path[-2:] == (("2014年5月", "晚于", "2011年10月1日"), ("2014年5月", "晚于", "2013年4月"))
+    assert ("海上检阅", "举行时间", "2011年10月1日") in rec.main_path
+    assert rec.constraints == {"order": "最晚"}

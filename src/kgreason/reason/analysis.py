@@ -5,7 +5,7 @@ the words left for relation matching. Pure functions of the question, the linked
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Literal
@@ -115,7 +115,7 @@ class Analysis:
     order: OrderSpec | None
     comparative: tuple[str, str] | None  # (aspect, direction) of a which-of-two question
     comparative_text: str  # its comparison phrase, verbatim (`射程更远`), "" when none
-    compared: tuple[str, ...] = ()  # the two mention keys a which-of-two question compares
+    compared: tuple[str, ...] = ()  # the mention keys a which-of question compares (two or more)
     roles: dict[str, Role] = field(default_factory=dict)  # mention key -> role marked by a preceding word
     role_text: dict[str, str] = field(default_factory=dict)  # mention key -> the constraint's wording, if not its name
     residual: str = ""  # normalised words left for relation matching, segments joined by "|"
@@ -148,9 +148,11 @@ def _has_any(text: str, words: tuple[str, ...]) -> bool:
     return any(w in text for w in words)
 
 
-def detect_form(nq: str, mentions: list[Mention]) -> tuple[Form, tuple[str, str] | None]:
+def detect_form(
+    nq: str, mentions: list[Mention], mapped: MappedText | None = None
+) -> tuple[Form, tuple[str, str] | None]:
     """The answer form from the normalised question (see docs/annotation.md for the answer_type of each)."""
-    comparative = _comparative(nq, mentions)
+    comparative = _comparative(nq, mentions, mapped)
     if _has_any(nq, BOOL_WORDS) or re.search(r"吗$", nq):
         return "bool", None
     if comparative is not None:
@@ -168,39 +170,72 @@ def detect_form(nq: str, mentions: list[Mention]) -> tuple[Form, tuple[str, str]
     return "entity", None
 
 
-def _comparative(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int, str, str] | None:
-    """`A和B哪个更早` / `A与B谁的射程更远`: two mentions joined by a conjunction, then a comparison word.
+def _comparative(
+    nq: str, mentions: list[Mention], mapped: MappedText | None = None
+) -> tuple[str, str, int, int, tuple[str, ...]] | None:
+    """`A和B哪个更早` / `A与B谁的射程更远` / `A、B和C中射程最远的是哪一种`: mentions joined by conjunctions, then a
+    comparison word.
 
-    Returns (aspect, direction, start, end, a, b): the normalised span of the comparison phrase (`射程更远`,
-    `先沉没`, `更早`) that the `order` constraint quotes, and the keys of the two compared mentions.
+    Returns (aspect, direction, start, end, keys): the normalised span of the comparison phrase (`射程更远`,
+    `先沉没`, `更早`) that the `order` constraint quotes, and the keys of the compared mentions (two or more).
     """
-    qm = re.search(r"哪一?(?:个|艘|架|款|型|种|方|位|支|次)?|谁", nq)
+    qm = re.search(r"哪一?(?:个|艘|架|款|型|种|方|位|支|次|国|家|份|项|名|辆|枚)?|谁", nq)
     if not qm:
         return None
     ordered = sorted(mentions, key=lambda m: m.start)
-    for a, b in pairwise(ordered):
-        between = nq[a.end : b.start]
-        if between not in ("和", "与", "及", "还是", "或", "跟", "同", "、", "以及") or a.key == b.key:
+
+    def joined(a: Mention, b: Mention) -> bool:
+        between = nq[a.end : b.start] or (mapped.gap(a.end, b.start).strip() if mapped is not None else "")
+        return between in ("和", "与", "及", "还是", "或", "跟", "同", "、", "以及") and a.key != b.key
+
+    for i, (a, b) in enumerate(pairwise(ordered)):
+        if not joined(a, b):
             continue
-        tail_start = max(b.end, qm.end()) if qm.start() >= b.end else b.end
-        tail = nq[tail_start:]
-        for word in sorted(COMPARATIVE_WORDS, key=len, reverse=True):
-            i = tail.find(word)
-            if i < 0:
-                continue
-            aspect, direction = COMPARATIVE_WORDS[word]
-            seg = tail[:i]
-            seg = seg.split("的")[-1] if "的" in seg else seg
-            seg = re.sub(r"^(?:相比|比较|相较|而言|中|之中)+", "", seg)
-            if seg.endswith("得") or not re.fullmatch(r"[\u4e00-\u9fffA-Za-z0-9]*", seg):
-                seg = ""
-            end = tail_start + i + len(word)
-            if len(word) == 1:  # `先沉没`: a one-character adverb quotes the verb after it
-                m = re.match(r"[\u4e00-\u9fff]{1,4}", nq[end:])
-                if m:
-                    end += len(m.group(0))
-            start = tail_start + i - len(seg)
-            return aspect, direction, start, end, a.key, b.key
+        group = [a, b]  # `A、B和C中…最早`: every name of the list is compared
+        for c in ordered[i + 2 :]:
+            if not joined(group[-1], c) or c.key in {m.key for m in group}:
+                break
+            group.append(c)
+        last = group[-1]
+        # the comparison after the question word (`A和B哪个更早`), else between the names and it (`A和B中射程最远的
+        # 是哪一种`)
+        tails = [max(last.end, qm.end()) if qm.start() >= last.end else last.end]
+        if qm.start() > last.end:
+            tails.append(last.end)
+        for tail_start in tails:
+            between_names_and_question = tail_start == last.end and len(tails) == 2
+            tail = nq[last.end : qm.start()] if between_names_and_question else nq[tail_start:]
+            # a superlative says it too (`A和B中射程最远的是哪一种`, `A、B中哪一份的数量最多`)
+            found = _comparison_in(nq, tail, tail_start, _COMPARISON_WORDS)
+            if found is not None:
+                return (*found, tuple(m.key for m in group))
+    return None
+
+
+_COMPARISON_WORDS = {**COMPARATIVE_WORDS, **ORDER_WORDS}  # longest first in the search: `最晚` before `晚`
+
+
+def _comparison_in(
+    nq: str, tail: str, tail_start: int, words: Mapping[str, tuple[str, str]]
+) -> tuple[str, str, int, int] | None:
+    """The first comparison word of `tail` (at `tail_start` of `nq`): (aspect, direction, start, end) of the phrase
+    the `order` constraint quotes (`射程更远`, `先沉没`, `更早`)."""
+    for word in sorted(words, key=len, reverse=True):
+        i = tail.find(word)
+        if i < 0:
+            continue
+        aspect, direction = words[word]
+        seg = tail[:i]
+        seg = seg.split("的")[-1] if "的" in seg else seg
+        seg = re.sub(r"^(?:相比|比较|相较|而言|中|之中)+", "", seg)
+        if seg.endswith("得") or not re.fullmatch(r"[\u4e00-\u9fffA-Za-z0-9]*", seg):
+            seg = ""
+        end = tail_start + i + len(word)
+        if len(word) == 1:  # `先沉没`: a one-character adverb quotes the verb after it
+            m = re.match(r"[\u4e00-\u9fff]{1,4}", nq[end:])
+            if m:
+                end += len(m.group(0))
+        return aspect, direction, tail_start + i - len(seg), end
     return None
 
 
@@ -566,8 +601,8 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     if type_word:
         # `哪一型驱逐舰`: the asked-for noun names a kind, not the node whose name a weak link found in it
         kept = [m for m in kept if m.how in ("exact", "core") or not (m.start < tw_end and tw_start < m.end)]
-    form, comparative = detect_form(nq, kept)
-    comp_full = _comparative(nq, kept) if form == "choice" else None
+    form, comparative = detect_form(nq, kept, q)
+    comp_full = _comparative(nq, kept, q) if form == "choice" else None
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
     order = _order(q, list(mentions), quoted_spans(q)) if form != "choice" else None
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.
@@ -606,7 +641,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         order=order,
         comparative=comparative,
         comparative_text=comparative_text,
-        compared=(comp_full[4], comp_full[5]) if comp_full else (),
+        compared=comp_full[4] if comp_full else (),
         roles=roles,
         role_text=excluded,
         residual=_residual(nq, spans),

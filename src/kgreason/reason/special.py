@@ -135,6 +135,8 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
     keys = list(analysis.compared) or key_starts(analysis)[:2]
     if len(keys) < 2:
         return []
+    if len(keys) > 2:
+        return _choice_among_many(index, analysis, keys)
     opts_a, opts_b = attribute_options(index, keys[0], aspect), attribute_options(index, keys[1], aspect)
     residual = analysis.residual
     score_a = [option_score(index, o, residual) for o in opts_a]
@@ -189,3 +191,70 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
             origin="choice",
         )
     ]
+
+
+def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> list[Candidate]:
+    """Which of three or more listed entities is earliest / largest (`A、B和C中射程最远的是哪一种`): the attribute
+    the question names best (one relation all of them have, if there is one), each member's value compared with the
+    winner's — one derived triple per comparison, the winner's triples first."""
+    assert analysis.comparative is not None
+    aspect, direction = analysis.comparative
+    options = [attribute_options(index, k, aspect) for k in keys]
+    best_by_relation: list[dict[str, tuple[float, AttributeOption]]] = []
+    for opts in options:
+        best: dict[str, tuple[float, AttributeOption]] = {}
+        for o in opts:
+            rel, score = normalize_text(o.edge.relation), option_score(index, o, analysis.residual)
+            if rel not in best or score > best[rel][0]:
+                best[rel] = (score, o)
+        best_by_relation.append(best)
+    if not all(best_by_relation):
+        return []
+    shared = set.intersection(*(set(b) for b in best_by_relation))
+    if shared:
+        relation = max(sorted(shared), key=lambda r: sum(b[r][0] for b in best_by_relation))
+        chosen = [b[relation][1] for b in best_by_relation]
+    else:  # `举行时间` for one, `发生时间` for another: each member's best-named date
+        chosen = [max(b.values(), key=lambda so: so[0])[1] for b in best_by_relation]
+    winner = chosen[0]
+    for o in chosen[1:]:
+        before = value_less(o.value, winner.value)
+        if before is None:
+            return []
+        if before == (direction == "min"):
+            winner = o
+    others = [o for o in chosen if o is not winner]
+    if any(value_less(o.value, winner.value) is None or not _beaten(winner, o, direction) for o in others):
+        return []  # a tie: no single answer
+    if aspect == "time":
+        rel = "早于" if direction == "min" else "晚于"
+    else:
+        rel = "数值小于" if direction == "min" else "数值大于"
+    derived = tuple((winner.edge.triple.obj, rel, o.edge.triple.obj) for o in others)
+    main = [*winner.lead, winner.edge.triple.spo]
+    for o in others:
+        main.extend([*o.lead, o.edge.triple.spo])
+    main.extend(derived)
+    chains = tuple(
+        Chain(o.bridge.src, (o.bridge, o.edge)) if o.bridge is not None else Chain(o.holder, (o.edge,))
+        for o in (winner, *others)
+    )
+    check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), derived)
+    key = keys[chosen.index(winner)] if winner.bridge is not None else winner.holder
+    return [
+        Candidate(
+            (index.name(key),),
+            (key,),
+            answer_type_of(index, key, "entity"),
+            dedupe(main),
+            1.0,
+            chains,
+            (check,),
+            origin="choice",
+        )
+    ]
+
+
+def _beaten(winner: AttributeOption, other: AttributeOption, direction: str) -> bool:
+    """The winner's value is strictly before / below (direction "min") or after / above ("max") the other's."""
+    return bool(value_less(winner.value, other.value) if direction == "min" else value_less(other.value, winner.value))

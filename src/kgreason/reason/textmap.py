@@ -22,6 +22,13 @@ class MappedText:
             return o, o
         return self.origin[start], self.origin[end - 1] + 1
 
+    def gap(self, end: int, start: int) -> str:
+        """The original text between normalised positions `end` (exclusive end of one span) and `start` (the next
+        span's start): what normalising dropped there (`、` in `A、B`), or the verbatim text when nothing was."""
+        if end <= 0 or start >= len(self.origin) or start < end:
+            return ""
+        return self.original[self.origin[end - 1] + 1 : self.origin[start]]
+
     def verbatim(self, start: int, end: int) -> str:
         a, b = self.span(start, end)
         return self.original[a:b]
