@@ -340,3 +340,13 @@ def test_a_superlative_among_three_listed_names_compares_each_with_the_winner() 
     assert rec.main_path[-2:] == (("2014年5月", "晚于", "2011年10月1日"), ("2014年5月", "晚于", "2013年4月"))
     assert ("海上检阅", "举行时间", "2011年10月1日") in rec.main_path
     assert rec.constraints == {"order": "最晚"}
+
+
+def test_which_of_the_listed_names_is_joined_to_the_other_name() -> None:
+    rec = answer("甲国、丁国和戊国中，哪个国家属于丙联盟？")
+    assert rec.answers == ("甲国",)  # a name the question lists can be the answer
+    assert rec.main_path == (("甲国", "所属阵营", "丙联盟"),)
+    rec = answer("青岚号和白沙号中，哪一艘由北湾船厂建造？")
+    assert rec.answers == ("白沙号",)
+    # a set question keeps every listed name that passes
+    assert answer("青岚号、白沙号中，哪些舰由东湾船厂或北湾船厂建造？").answers == ("青岚号", "白沙号")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Literal
 
 from kgreason.kg.dates import DateValue, find_dates
@@ -17,6 +16,7 @@ from kgreason.reason.lexicon import (
     BOOL_WORDS,
     CAMP_MARKERS,
     COMPARATIVE_WORDS,
+    COORDINATORS,
     COUNT_PATTERNS,
     EXCLUDE_FRAMES,
     MEASURE_WORDS,
@@ -170,6 +170,25 @@ def detect_form(
     return "entity", None
 
 
+def listed_names(nq: str, mentions: Sequence[Mention], mapped: MappedText | None = None) -> list[tuple[Mention, ...]]:
+    """Runs of two or more names joined by nothing but a coordinating word (`A、B和C`), in question order. `、` is
+    read from the question's own wording (`mapped`): normalising drops it."""
+    ordered = sorted(mentions, key=lambda m: m.start)
+    groups: list[tuple[Mention, ...]] = []
+    run: list[Mention] = ordered[:1]
+    for m in ordered[1:]:
+        between = nq[run[-1].end : m.start] or (mapped.gap(run[-1].end, m.start).strip() if mapped else "")
+        if between in COORDINATORS and m.key not in {r.key for r in run}:
+            run.append(m)
+            continue
+        if len(run) >= 2:
+            groups.append(tuple(run))
+        run = [m]
+    if len(run) >= 2:
+        groups.append(tuple(run))
+    return groups
+
+
 def _comparative(
     nq: str, mentions: list[Mention], mapped: MappedText | None = None
 ) -> tuple[str, str, int, int, tuple[str, ...]] | None:
@@ -182,20 +201,7 @@ def _comparative(
     qm = re.search(r"哪一?(?:个|艘|架|款|型|种|方|位|支|次|国|家|份|项|名|辆|枚)?|谁", nq)
     if not qm:
         return None
-    ordered = sorted(mentions, key=lambda m: m.start)
-
-    def joined(a: Mention, b: Mention) -> bool:
-        between = nq[a.end : b.start] or (mapped.gap(a.end, b.start).strip() if mapped is not None else "")
-        return between in ("和", "与", "及", "还是", "或", "跟", "同", "、", "以及") and a.key != b.key
-
-    for i, (a, b) in enumerate(pairwise(ordered)):
-        if not joined(a, b):
-            continue
-        group = [a, b]  # `A、B和C中…最早`: every name of the list is compared
-        for c in ordered[i + 2 :]:
-            if not joined(group[-1], c) or c.key in {m.key for m in group}:
-                break
-            group.append(c)
+    for group in listed_names(nq, mentions, mapped):  # `A、B和C中…最早`: every name of the list is compared
         last = group[-1]
         # the comparison after the question word (`A和B哪个更早`), else between the names and it (`A和B中射程最远的
         # 是哪一种`)

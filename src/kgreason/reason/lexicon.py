@@ -308,10 +308,15 @@ EXCLUDE_FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("除了", ("以外", "之外", "外")),
     ("除", ("以外", "之外", "外")),
 )
-# Words saying a question asks for several things, each on its own (`X的A和B分别是什么`), and the words that join
-# those things (reason/respectively.py).
+# Words saying a question asks for several things, each on its own (`X的A和B分别是什么`, reason/respectively.py),
+# and the words that join listed things (`A、B和C`; also which-of lists, `A和B哪个更早`).
 RESPECTIVELY_WORDS: tuple[str, ...] = ("分别", "各自", "各是", "各为")
-COORDINATORS: tuple[str, ...] = ("以及", "和", "与", "及", "、")
+COORDINATORS: tuple[str, ...] = ("以及", "还是", "和", "与", "及", "或", "跟", "同", "、")
+# Those that also join the relation words of "respectively" parts (`下水时间和建造单位`): `同`, `跟`, `或` join names
+# but sit inside relation words (`合同金额`).
+PART_JOINERS: tuple[str, ...] = ("以及", "和", "与", "及", "、")
+# Words after a list of names saying the answer is one of them (`A、B和C中，哪个…`).
+AMONG_WORDS: tuple[str, ...] = ("之中", "当中", "中", "里面", "里")
 # A part of such a question ending in one of these asks for a date, whatever the question word (`下水时间和建造单位`).
 TIME_PART_ENDINGS: tuple[str, ...] = ("时间", "日期", "年份", "时候", "年代")
 # KG node types that mark a country (a side of that kind: some annotators key it `country`, not `camp`).

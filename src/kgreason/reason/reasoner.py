@@ -29,6 +29,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.constraints import constraints_dict
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates
 from kgreason.reason.link import NameTable, link_mentions
+from kgreason.reason.listed import listed_candidates, listed_group
 from kgreason.reason.llm_choice import LLMDecision, choose
 from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
 from kgreason.reason.reading import QuestionReading, read_question
@@ -182,6 +183,11 @@ class Reasoner:
             # one fact (docs/annotation.md): one hop, no constraint checks
             cfg = replace(cfg, max_hops=1, entity_checks=False)
             analysis = replace(analysis, times=(), numerics=(), order=None)
+        group = listed_group(analysis)
+        if group:
+            cands, scored = listed_candidates(index, analysis, group, cfg)
+            if cands:
+                return cands, scored
         parts = respective_parts(analysis)
         if parts:
             cands, scored = respectively_candidates(

@@ -4,7 +4,7 @@
 Each part is answered as a question of its own — the same chain search with the other parts' words (or names) taken
 out — and the answers are joined in the question's order, each with its own chain as evidence. The trigger is a
 word that says "respectively" (`lexicon.RESPECTIVELY_WORDS`); the parts are split at coordinating words
-(`lexicon.COORDINATORS`). Yes/no and which-of-two questions (`各自…哪个更多`) are left to their own builders.
+(`lexicon.PART_JOINERS`). Yes/no and which-of-two questions (`各自…哪个更多`) are left to their own builders.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from kgreason.kg.index import KGIndex
-from kgreason.reason.analysis import Analysis, Form, residual_words
+from kgreason.reason.analysis import Analysis, Form, listed_names, residual_words
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates, chain_starts
-from kgreason.reason.lexicon import COORDINATORS, RESPECTIVELY_WORDS, TIME_PART_ENDINGS
+from kgreason.reason.lexicon import PART_JOINERS, RESPECTIVELY_WORDS, TIME_PART_ENDINGS
 from kgreason.text.normalize import normalize_text
 
-_COORDINATOR = re.compile("|".join(re.escape(w) for w in sorted(COORDINATORS, key=len, reverse=True)))
+_PART_JOINER = re.compile("|".join(re.escape(w) for w in sorted(PART_JOINERS, key=len, reverse=True)))
 MIN_PART_CHARS = 2  # a part of one character is no relation word (`和平` split at `和` leaves `平`)
 
 
@@ -50,19 +50,12 @@ def _part_form(words: str, form: Form) -> Form:
 
 
 def _entity_parts(analysis: Analysis) -> list[Analysis]:
-    """`X和Y的A`: names joined by nothing but a coordinating word, each asked about on its own."""
+    """`X和Y的A`, `X、Y的A`: names joined by nothing but a coordinating word, each asked about on its own."""
     starts = set(chain_starts(analysis))
-    mentions = sorted((m for m in analysis.mentions if m.key in starts), key=lambda m: m.start)
-    nq = analysis.mapped.norm
-    group = mentions[:1]
-    for m in mentions[1:]:
-        between = nq[group[-1].end : m.start]
-        if _COORDINATOR.fullmatch(between):
-            group.append(m)
-        elif len(group) < 2:
-            group = [m]
-    if len(group) < 2:
+    groups = listed_names(analysis.mapped.norm, [m for m in analysis.mentions if m.key in starts], analysis.mapped)
+    if not groups:
         return []
+    group = groups[0]
     others = {m.key for m in group}
     return [
         replace(analysis, mentions=tuple(x for x in analysis.mentions if x.key not in others or x.key == m.key))
@@ -78,7 +71,7 @@ def _residual_parts(analysis: Analysis) -> list[tuple[str, str]]:
     at = min(nq.find(w) for w in RESPECTIVELY_WORDS if w in nq)
     cut = max((m.end for m in analysis.mentions if m.end <= at), default=0)
     # split the question's own wording: normalising drops the `、` of `射程、单箱装载数量`
-    pieces = _COORDINATOR.split(analysis.mapped.verbatim(cut, at))
+    pieces = _PART_JOINER.split(analysis.mapped.verbatim(cut, at))
     words = [residual_words(normalize_text(p)).strip("|") for p in pieces]
     if len(words) < 2 or any(len(w) < MIN_PART_CHARS or w not in residual for w in words):
         return []

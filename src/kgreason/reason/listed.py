@@ -1,0 +1,71 @@
+"""Which of the listed names satisfies the rest of the question (`甲国、丁国和戊国中，哪个国家属于丙联盟？`).
+
+The question names the candidates itself, so the usual answer-kind rule ("a node the question names is not the
+answer") does not apply to them. Each listed name is asked the rest of the question as a yes/no question (is it
+joined to the question's other names by the relation words left?), with the yes/no builder's own evidence; the
+names that pass are the answer — every one for a set question, else the best-supported one. A comparison over the
+list (`A、B中射程最远的`) is the which-of builder's (`special.choice_candidates`), and a question without another
+name to join (`A、B中哪个是驱逐舰`) is left to the chain search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kgreason.kg.index import KGIndex
+from kgreason.reason.analysis import Analysis, listed_names
+from kgreason.reason.candidate import Candidate, dedupe
+from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.generate import ScoredChain, answer_type_of, chain_candidates, key_starts
+from kgreason.reason.lexicon import AMONG_WORDS
+from kgreason.reason.link import Mention
+from kgreason.reason.special import bool_candidates
+
+
+def listed_group(analysis: Analysis) -> tuple[Mention, ...]:
+    """The names listed before `中` / `里` (`A、B和C中`) when the question also names something else to join them to;
+    () otherwise."""
+    if analysis.form in ("bool", "choice"):
+        return ()
+    nq = analysis.mapped.norm
+    starts = set(key_starts(analysis))
+    for group in listed_names(nq, [m for m in analysis.mentions if m.key in starts], analysis.mapped):
+        if not nq[group[-1].end :].startswith(AMONG_WORDS):
+            continue
+        listed = {m.key for m in group}
+        if any(k not in listed for k in starts):
+            return group
+    return ()
+
+
+def listed_candidates(
+    index: KGIndex, analysis: Analysis, group: tuple[Mention, ...], cfg: ReasonerConfig
+) -> tuple[list[Candidate], list[ScoredChain]]:
+    """The listed names that pass, each with its yes/no evidence ([] when none does)."""
+    listed = {m.key for m in group}
+    others = tuple(m for m in analysis.mentions if m.key not in listed)
+    passed: list[tuple[str, Candidate]] = []
+    scored_all: list[ScoredChain] = []
+    for member in group:
+        asked = replace(analysis, mentions=(member, *others), form="bool", type_word="", type_text="")
+        _cands, scored = chain_candidates(index, asked, cfg)
+        scored_all.extend(scored[:3])
+        verdict = bool_candidates(index, asked, cfg, scored)
+        if verdict and verdict[0].answers == ("是",) and verdict[0].main:
+            passed.append((member.key, verdict[0]))
+    if not passed:
+        return [], scored_all
+    if analysis.form != "set":
+        passed = [max(passed, key=lambda kc: kc[1].score)]
+    keys = tuple(k for k, _ in passed)
+    joined = Candidate(
+        answers=tuple(index.name(k) for k in keys),
+        answer_keys=keys,
+        answer_type=answer_type_of(index, keys[0], "entity"),
+        main=dedupe([t for _, c in passed for t in c.main]),
+        score=min(c.score for _, c in passed),
+        chains=tuple(ch for _, c in passed for ch in c.chains),
+        checks=tuple(chk for _, c in passed for chk in c.checks),
+        origin="listed",
+    )
+    return [joined], scored_all
