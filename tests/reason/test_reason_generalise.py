@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from kgreason.conventions import Conventions, default_conventions, parse_conventions
+from kgreason.data.loader import load_dataset
 from kgreason.data.records import AnswerRecord, Dataset, Document, KGTriple, Question
 from kgreason.kg.index import KGIndex
 from kgreason.reason.config import ReasonerConfig
@@ -350,3 +352,13 @@ def test_which_of_the_listed_names_is_joined_to_the_other_name() -> None:
     assert rec.answers == ("白沙号",)
     # a set question keeps every listed name that passes
     assert answer("青岚号、白沙号中，哪些舰由东湾船厂或北湾船厂建造？").answers == ("青岚号", "白沙号")
+
+
+def test_a_listed_name_passes_only_through_supported_hops() -> None:
+    # on the bundled sample's KG each carrier reaches 第二航空战队 through a battle, a navy and 苍龙号 — a detour a
+    # yes/no question would accept on its one strong hop, which would let every listed carrier pass
+    ds, _ = load_dataset(Path(__file__).resolve().parents[2] / "examples" / "sample", check_gold=False)
+    question = "赤城号航空母舰、加贺号航空母舰和苍龙号航空母舰中，哪些编入了第二航空战队？"
+    rec = Reasoner(ds).answer(Question("doc_03_900", "doc_03", question, "L2")).record
+    assert rec.answers == ("苍龙号航空母舰",)
+    assert rec.main_path == (("苍龙号航空母舰", "编入", "第二航空战队"),)

@@ -19,6 +19,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, chain_candidates, key_starts
 from kgreason.reason.lexicon import AMONG_WORDS
 from kgreason.reason.link import Mention
+from kgreason.reason.scoring import SUPPORTED_HOP
 from kgreason.reason.special import bool_candidates
 
 
@@ -51,7 +52,7 @@ def listed_candidates(
         _cands, scored = chain_candidates(index, asked, cfg)
         scored_all.extend(scored[:3])
         verdict = bool_candidates(index, asked, cfg, scored)
-        if verdict and verdict[0].answers == ("是",) and verdict[0].main:
+        if verdict and verdict[0].answers == ("是",) and verdict[0].main and _every_hop_supported(verdict[0], scored):
             passed.append((member.key, verdict[0]))
     if not passed:
         return [], scored_all
@@ -69,3 +70,14 @@ def listed_candidates(
         origin="listed",
     )
     return [joined], scored_all
+
+
+def _every_hop_supported(verdict: Candidate, scored: list[ScoredChain]) -> bool:
+    """Each hop of the joining chain is supported by the question's words or a node it names: a yes/no question
+    accepts a long detour whose one strong hop carries the mean (`赤城号 <-损失舰艇- 海战 -参战方-> 日本海军 <-隶属于-
+    苍龙号 -编入-> 第二航空战队`), but among listed names that detour would let every name pass."""
+    by_chain = {sc.chain: sc for sc in scored}
+    return all(
+        (sc := by_chain.get(ch)) is not None and min(sc.score.hop_scores, default=0.0) >= SUPPORTED_HOP
+        for ch in verdict.chains
+    )

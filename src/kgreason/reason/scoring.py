@@ -32,6 +32,7 @@ from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
 
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
+SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose node is not named) is unsupported
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +283,7 @@ class ChainScorer:
             reached = node_match(self.index, e.dst, self._residual) if e.dst not in self._mentions else frozenset({-1})
             covered = m.covered | (reached - {-1})
             named = max(m.score, self._learned(e.relation))
-            got = (covered, max(named, NODE_SUPPORT if reached else 0.0), named < 0.3 and not reached)
+            got = (covered, max(named, NODE_SUPPORT if reached else 0.0), named < SUPPORTED_HOP and not reached)
             self._hops[key] = got
         return got
 
