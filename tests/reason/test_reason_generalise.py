@@ -354,11 +354,21 @@ def test_which_of_the_listed_names_is_joined_to_the_other_name() -> None:
     assert answer("青岚号、白沙号中，哪些舰由东湾船厂或北湾船厂建造？").answers == ("青岚号", "白沙号")
 
 
+def sample_answer(doc_id: str, question: str) -> AnswerRecord:
+    """An invented question asked of the bundled sample's KG (realistic names and relations)."""
+    ds, _ = load_dataset(Path(__file__).resolve().parents[2] / "examples" / "sample", check_gold=False)
+    return Reasoner(ds).answer(Question(f"{doc_id}_900", doc_id, question, "L2")).record
+
+
 def test_a_listed_name_passes_only_through_supported_hops() -> None:
     # on the bundled sample's KG each carrier reaches 第二航空战队 through a battle, a navy and 苍龙号 — a detour a
     # yes/no question would accept on its one strong hop, which would let every listed carrier pass
-    ds, _ = load_dataset(Path(__file__).resolve().parents[2] / "examples" / "sample", check_gold=False)
-    question = "赤城号航空母舰、加贺号航空母舰和苍龙号航空母舰中，哪些编入了第二航空战队？"
-    rec = Reasoner(ds).answer(Question("doc_03_900", "doc_03", question, "L2")).record
+    rec = sample_answer("doc_03", "赤城号航空母舰、加贺号航空母舰和苍龙号航空母舰中，哪些编入了第二航空战队？")
     assert rec.answers == ("苍龙号航空母舰",)
     assert rec.main_path == (("苍龙号航空母舰", "编入", "第二航空战队"),)
+
+
+def test_each_named_part_is_answered_through_its_own_name() -> None:
+    # the battle reaches both navies: each part's chain must pass through its own navy and not the other one
+    rec = sample_answer("doc_03", "中途岛海战中日本海军和美国海军的阵亡人数分别是多少？")
+    assert rec.answers == ("3057人", "307人")

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from kgreason.kg.index import KGIndex
 from kgreason.reason.analysis import Analysis, Form, listed_names, residual_words
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.config import ReasonerConfig
-from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates, chain_starts
+from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates, key_starts
 from kgreason.reason.lexicon import PART_JOINERS, RESPECTIVELY_WORDS, TIME_PART_ENDINGS
 from kgreason.text.normalize import normalize_text
 
@@ -25,17 +25,32 @@ _PART_JOINER = re.compile("|".join(re.escape(w) for w in sorted(PART_JOINERS, ke
 MIN_PART_CHARS = 2  # a part of one character is no relation word (`和平` split at `和` leaves `平`)
 
 
-def respective_parts(analysis: Analysis) -> list[Analysis]:
-    """One analysis per part the question asks for "respectively", in the question's order; [] when it does not."""
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One thing a "respectively" question asks: its analysis, and for `X和Y的A` the name it is about (its chain must
+    pass through that name and through none of the other listed names)."""
+
+    analysis: Analysis
+    member: str | None = None
+    others: frozenset[str] = frozenset()
+
+    def owns(self, cand: Candidate) -> bool:
+        if self.member is None:
+            return True
+        return any(self.member in ch.nodes and not self.others.intersection(ch.nodes) for ch in cand.chains)
+
+
+def respective_parts(analysis: Analysis) -> list[Part]:
+    """One part per thing the question asks for "respectively", in the question's order; [] when it does not."""
     nq = analysis.mapped.norm
     if analysis.form in ("bool", "choice") or not any(w in nq for w in RESPECTIVELY_WORDS):
         return []
     form = "entity" if analysis.form == "set" else analysis.form  # each part asks for one thing
     by_entity = _entity_parts(analysis)
     if by_entity:
-        return [replace(a, form=form) for a in by_entity]
+        return [replace(p, analysis=replace(p.analysis, form=_part_form("", form))) for p in by_entity]
     return [
-        replace(analysis, residual=residual, asked=words, form=_part_form(words, form))
+        Part(replace(analysis, residual=residual, asked=words, form=_part_form(words, form)))
         for words, residual in _residual_parts(analysis)
     ]
 
@@ -49,17 +64,20 @@ def _part_form(words: str, form: Form) -> Form:
     return "number" if form == "count" else form
 
 
-def _entity_parts(analysis: Analysis) -> list[Analysis]:
+def _entity_parts(analysis: Analysis) -> list[Part]:
     """`X和Y的A`, `X、Y的A`: names joined by nothing but a coordinating word, each asked about on its own."""
-    starts = set(chain_starts(analysis))
+    starts = set(key_starts(analysis))
     groups = listed_names(analysis.mapped.norm, [m for m in analysis.mentions if m.key in starts], analysis.mapped)
     if not groups:
         return []
-    group = groups[0]
-    others = {m.key for m in group}
+    listed = frozenset(m.key for m in groups[0])
     return [
-        replace(analysis, mentions=tuple(x for x in analysis.mentions if x.key not in others or x.key == m.key))
-        for m in group
+        Part(
+            replace(analysis, mentions=tuple(x for x in analysis.mentions if x.key not in listed or x.key == m.key)),
+            m.key,
+            listed - {m.key},
+        )
+        for m in groups[0]
     ]
 
 
@@ -88,7 +106,7 @@ def _residual_parts(analysis: Analysis) -> list[tuple[str, str]]:
 
 def respectively_candidates(
     index: KGIndex,
-    parts: list[Analysis],
+    parts: list[Part],
     cfg: ReasonerConfig,
     external: ExternalScore | None = None,
     relation_prior: Mapping[str, float] | None = None,
@@ -98,8 +116,9 @@ def respectively_candidates(
     best: list[Candidate] = []
     scored_all: list[ScoredChain] = []
     for part in parts:
-        cands, scored = chain_candidates(index, part, cfg, external, relation_prior)
+        cands, scored = chain_candidates(index, part.analysis, cfg, external, relation_prior)
         scored_all.extend(scored[:5])
+        cands = [c for c in cands if part.owns(c)]
         if not cands:
             return [], scored_all
         best.append(cands[0])
