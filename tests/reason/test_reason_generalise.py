@@ -372,3 +372,13 @@ def test_each_named_part_is_answered_through_its_own_name() -> None:
     # the battle reaches both navies: each part's chain must pass through its own navy and not the other one
     rec = sample_answer("doc_03", "中途岛海战中日本海军和美国海军的阵亡人数分别是多少？")
     assert rec.answers == ("3057人", "307人")
+
+
+def test_a_date_the_kg_holds_anchors_a_question_that_names_no_node() -> None:
+    rec = sample_answer("doc_03", "1942年6月5日沉没的航空母舰有哪些？")
+    assert rec.answers == ("赤城号航空母舰", "飞龙号航空母舰")
+    assert rec.main_path == (
+        ("赤城号航空母舰", "沉没时间", "1942 年 6 月 5 日"),
+        ("飞龙号航空母舰", "沉没时间", "1942 年 6 月 5 日"),
+    )
+    assert rec.constraints == {"time": "1942年6月5日"}

@@ -52,6 +52,19 @@ def chain_starts(analysis: Analysis) -> list[str]:
     return unmarked or keys
 
 
+def date_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
+    """When the question names no node, the KG date nodes that are exactly a date it names (`1942年6月5日沉没的舰艇`):
+    a described thing is reached from its date as from any other value that describes it."""
+    dates = [w.date for w in analysis.times if w.date is not None and w.relation == "处于时期内"]
+    if not dates:
+        return []
+    return sorted(
+        key
+        for key in index.nodes
+        if (d := index.date(key)) is not None and any((d.lo, d.hi) == (w.lo, w.hi) for w in dates)
+    )
+
+
 def score_all(
     index: KGIndex,
     analysis: Analysis,
@@ -59,7 +72,7 @@ def score_all(
     external: ExternalScore | None,
     scorer: ChainScorer | None = None,
 ) -> list[ScoredChain]:
-    starts = chain_starts(analysis)
+    starts = chain_starts(analysis) or date_anchors(index, analysis)
     if not starts:
         return []
     scorer = scorer or ChainScorer(index, analysis, cfg.weights)
