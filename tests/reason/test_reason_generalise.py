@@ -382,3 +382,9 @@ def test_a_date_the_kg_holds_anchors_a_question_that_names_no_node() -> None:
         ("飞龙号航空母舰", "沉没时间", "1942 年 6 月 5 日"),
     )
     assert rec.constraints == {"time": "1942年6月5日"}
+
+
+def test_a_question_asking_for_a_sibling_is_not_answered_by_the_named_ones_own_fact() -> None:
+    rec = sample_answer("doc_04", "和伊丽莎白女王号航空母舰同属一个舰级的航母舷号是什么？")
+    assert rec.answers == ("R09",)  # not the named carrier's own R08
+    assert rec.main_path[-1] == ("威尔士亲王号航空母舰", "舷号", "R09")

@@ -133,10 +133,10 @@ def _bound(
 
 def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) -> Check:
     start = index.date(chain.start)
-    if w.relation == "处于时期内" and w.date is not None and start is not None and chain.edges:
-        if (start.lo, start.hi) == (w.date.lo, w.date.hi):
-            # the chain starts at the very date the question names (`generate.date_anchors`): it says so itself
-            return Check("time", "time", w.text, True, (chain.edges[0].triple.spo,))
+    anchored = w.relation == "处于时期内" and w.date is not None and start is not None and chain.edges
+    if anchored and start is not None and w.date is not None and (start.lo, start.hi) == (w.date.lo, w.date.hi):
+        # the chain starts at the very date the question names (`generate.date_anchors`): it says so itself
+        return Check("time", "time", w.text, True, (chain.edges[0].triple.spo,))
     qn = analysis.mapped.norm
     bound, operand, bound_triple = _bound(index, w, qn)
     bound_keys = frozenset(k for key in (w.anchor_key, w.period_key) if key for k in index.alias_group(key))

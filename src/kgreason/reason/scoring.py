@@ -346,6 +346,8 @@ class ChainScorer:
         edges = chain.edges
         if not analysis.asks_sibling:
             weak += chain.sibling_detours
+        elif analysis.form != "bool" and not chain.sibling_detours:
+            weak += 1  # `与X同级的另一艘航母的舷号`: what is asked shares a node with X; X's own fact is not it
         content = self._content
         coverage = len(covered & content) / len(content) if content else 0.0
         mean_rel = sum(hop_scores) / len(hop_scores) if hop_scores else 0.0
