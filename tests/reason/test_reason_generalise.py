@@ -388,3 +388,10 @@ def test_a_question_asking_for_a_sibling_is_not_answered_by_the_named_ones_own_f
     rec = sample_answer("doc_04", "和伊丽莎白女王号航空母舰同属一个舰级的航母舷号是什么？")
     assert rec.answers == ("R09",)  # not the named carrier's own R08
     assert rec.main_path[-1] == ("威尔士亲王号航空母舰", "舷号", "R09")
+
+
+def test_a_same_place_question_compares_places() -> None:
+    # 发生时间 and 发生地点 name 发生 alike; the noun after 同一 asks for a place
+    rec = sample_answer("doc_04", "钻石号技术故障和F-35B坠海事故是否发生在同一海域？")
+    assert rec.answers == ("是",)
+    assert rec.main_path == (("钻石号技术故障", "发生地点", "地中海"), ("F-35B坠海事故", "发生地点", "地中海"))

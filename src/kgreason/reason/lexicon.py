@@ -323,6 +323,8 @@ TIME_PART_ENDINGS: tuple[str, ...] = ("时间", "日期", "年份", "时候", "�
 COUNTRY_TYPE_WORDS: tuple[str, ...] = ("国家", "国")
 # Words of a yes/no question asking whether two things share a value (`是否出自同一家船厂`).
 SAME_WORDS: tuple[str, ...] = ("同一", "相同", "一样", "同样", "同一个", "同一家")
+# What a `同一X` compares when X names a date (`同一天`, `同一年`); place words are PLACE_TYPE_WORDS.
+DATE_NOUNS: tuple[str, ...] = ("天", "日", "年", "月", "时间", "日期", "年份")
 PERSON_WORDS: tuple[str, ...] = ("谁", "哪位", "哪名", "哪个人", "什么人", "哪一位", "何人")
 
 

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import re
+
 from kgreason.data.records import PathTriple
 from kgreason.kg.compare import compare_quantities
 from kgreason.kg.index import Edge, KGIndex
@@ -18,7 +20,7 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
-from kgreason.reason.lexicon import SAME_WORDS
+from kgreason.reason.lexicon import DATE_NOUNS, PLACE_TYPE_WORDS, SAME_WORDS
 from kgreason.reason.scoring import relation_match
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
@@ -52,6 +54,7 @@ def _bool_by_sameness(index: KGIndex, analysis: Analysis, a: str, b: str) -> lis
     """`A和B是否出自同一家船厂`: the relation both have that the question names best (by the relation's words, or by
     the words of the nodes it reaches: `船厂` in `江南造船厂`); yes when both reach the same node."""
     residual = analysis.residual
+    noun = _same_noun(analysis.mapped.norm)
     by_rel_a: dict[str, list[Edge]] = {}
     for e in index.edges(a):
         if e.forward and not e.is_alias:
@@ -63,7 +66,7 @@ def _bool_by_sameness(index: KGIndex, analysis: Analysis, a: str, b: str) -> lis
         for ea in by_rel_a.get(normalize_text(eb.relation), []):
             named = relation_match(ea.relation, residual).score
             described = max(longest_common_substring(n, residual)[0] for n in (ea.dst, eb.dst))
-            s = named + (0.3 * described if described >= 2 else 0.0)
+            s = named + (0.3 * described if described >= 2 else 0.0) + (0.3 if _kind_of(index, ea.dst, noun) else 0.0)
             if s > 0 and (best is None or s > best[0]):
                 best = (s, ea, eb)
     if best is None:
@@ -73,6 +76,24 @@ def _bool_by_sameness(index: KGIndex, analysis: Analysis, a: str, b: str) -> lis
     main = (ea.triple.spo, eb.triple.spo)
     chains = (Chain(a, (ea,)), Chain(b, (eb,)))
     return [_bool(yes, main, best[0], chains)]
+
+
+def _same_noun(nq: str) -> str:
+    """The noun after `同一` / `同一家` (`海域` in `是否发生在同一海域`), "" when none."""
+    for w in sorted(SAME_WORDS, key=len, reverse=True):
+        i = nq.find(w)
+        if i >= 0:
+            return re.split(r"[的吗呢是了？?，,]", nq[i + len(w) :])[0][:4]
+    return ""
+
+
+def _kind_of(index: KGIndex, key: str, noun: str) -> bool:
+    """The node is the kind of thing `同一X` compares: a place for a place word, a date for a date word."""
+    if not noun:
+        return False
+    if any(w in noun for w in PLACE_TYPE_WORDS) and index.is_place(key):
+        return True
+    return noun.endswith(DATE_NOUNS) and index.date(key) is not None
 
 
 def _bool_by_connection(
