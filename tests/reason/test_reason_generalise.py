@@ -395,3 +395,11 @@ def test_a_same_place_question_compares_places() -> None:
     rec = sample_answer("doc_04", "钻石号技术故障和F-35B坠海事故是否发生在同一海域？")
     assert rec.answers == ("是",)
     assert rec.main_path == (("钻石号技术故障", "发生地点", "地中海"), ("F-35B坠海事故", "发生地点", "地中海"))
+
+
+def test_a_comparative_over_a_described_pair_compares_its_members() -> None:
+    # no two names to choose between: `两种导弹…更远` is a superlative over the members the relation reaches
+    rec = sample_answer("doc_02", "实弹击沉演练中使用的两种导弹，哪一种射程更远？")
+    assert rec.answers == ("12式岸舰导弹",)
+    assert rec.main_path[-1] == ("200公里", "数值大于", "185公里")
+    assert rec.constraints == {"order": "射程更远"}

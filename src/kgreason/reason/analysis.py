@@ -492,17 +492,25 @@ def attribute_phrase_start(nq: str, start: int) -> int:
     m = re.search(r"[\u4e00-\u9fffa-z0-9]{0,6}$", nq[:start])
     head = m.group(0) if m else ""
     cut = max(head.rfind(c) for c in "中的在是之了而")
+    # nor across the question word (`哪一种射程更远` -> `射程`)
+    asked = [q.end() - 1 for q in re.finditer(rf"哪一?[{MEASURE_WORDS}个种]?|谁", head)]
+    cut = max([cut, *asked])
     return start - len(head[cut + 1 :])
+
+
+# A comparative over a described group, not two named things (`两种导弹，哪一种射程更远`): a superlative in effect.
+_GROUP_COMPARATIVES = {w: v for w, v in COMPARATIVE_WORDS.items() if len(w) == 2 and w[0] in "更较"}
 
 
 def _order(q: MappedText, mentions: list[Mention], quoted: Sequence[tuple[int, int]] = ()) -> OrderSpec | None:
     nq = q.norm
-    for word in sorted(ORDER_WORDS, key=len, reverse=True):
+    words = {**_GROUP_COMPARATIVES, **ORDER_WORDS}
+    for word in sorted(words, key=len, reverse=True):
         i = nq.find(word)
         while i >= 0 and (any(m.start <= i < m.end for m in mentions) or any(a <= i < b for a, b in quoted)):
             i = nq.find(word, i + 1)
         if i >= 0:
-            aspect, direction = ORDER_WORDS[word]
+            aspect, direction = words[word]
             context = nq[max(0, i - 4) : i] + "|" + nq[i + len(word) : i + len(word) + 4]
             # the constraint quotes the attribute with the word (`首飞时间最晚`), or the word alone (`最早具备…`)
             floor = max((m.end for m in mentions if m.end <= i), default=0)  # never into a name
