@@ -403,3 +403,20 @@ def test_a_comparative_over_a_described_pair_compares_its_members() -> None:
     assert rec.answers == ("12式岸舰导弹",)
     assert rec.main_path[-1] == ("200公里", "数值大于", "185公里")
     assert rec.constraints == {"order": "射程更远"}
+
+
+def test_whether_one_event_happened_before_another_named_one() -> None:
+    # the words before X ask about the first event; they describe no event whose date would bound the window
+    rec = sample_answer("doc_04", "横须贺访问是否发生在F-35B坠海事故之前？")
+    assert rec.answers == ("是",)
+    assert rec.main_path[-1] == ("2021年9月", "早于", "2021年11月17日")
+
+
+def test_whether_an_event_had_happened_when_another_happened() -> None:
+    # `X发生时，…是否已经…`: the named event's own date against X's, not the ship's commissioning date
+    rec = sample_answer("doc_04", "黑海对峙事件发生时，伊丽莎白女王号航空母舰是否已经完成横须贺访问？")
+    assert rec.answers == ("否",)
+    assert rec.main_path[-1] == ("2021年9月", "晚于", "2021年6月23日")
+    assert rec.constraints == {"time": "黑海对峙事件发生时"}
+    later = sample_answer("doc_04", "F-35B坠海事故发生时，伊丽莎白女王号航空母舰是否已经完成横须贺访问？")
+    assert later.answers == ("是",)

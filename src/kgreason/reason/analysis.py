@@ -13,6 +13,7 @@ from kgreason.kg.dates import DateValue, find_dates
 from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities
 from kgreason.reason.lexicon import (
+    ALREADY_WORDS,
     BOOL_WORDS,
     CAMP_MARKERS,
     COMPARATIVE_WORDS,
@@ -358,6 +359,17 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
                 TimeWindow(q.verbatim(m.start, end), relation, "", None, None, m.key, m.start, end, hint=am.group(1))
             )
             out.extend(_continued_window(q, mentions, index, m.key, end))
+            continue
+        # `X发生时，Y是否已经完成…`: what is asked had happened by X's date
+        wm = re.match(r"([\u4e00-\u9fff]{0,4}?)(时|的时候)", after)
+        if (
+            wm
+            and re.search("|".join(ALREADY_WORDS), nq[m.end + wm.end() :])
+            and _clause_start(q, m.end + wm.end()) == m.end + wm.end()  # `时` ends its clause (not `时速`)
+            and any(index.date(e.dst) for e in index.value_edges(m.key))
+        ):
+            end = m.end + wm.end()
+            out.append(TimeWindow(q.verbatim(m.start, end), "早于", "", None, None, m.key, m.start, end))
     out.extend(_described_bounds(q, mentions, index, out))
     return out
 
@@ -370,7 +382,8 @@ def _object_of_described_event(q: MappedText, mentions: list[Mention], m: Mentio
     words = "".join(
         ch for i, ch in enumerate(q.norm[cs : m.start], start=cs) if not any(o.start <= i < o.end for o in others)
     )
-    return bool(others) and len(words.lstrip("在")) >= 2
+    # `A是否发生在X之前`: the words before X ask about A, they describe no event of their own
+    return bool(others) and len(words.lstrip("在")) >= 2 and not _has_any(words, BOOL_WORDS)
 
 
 def _clause_start(q: MappedText, i: int) -> int:

@@ -249,6 +249,8 @@ NUMERIC_COMPARATORS: dict[str, str] = {
 # Time-window words after a date or period (the constraint value keeps them: `2010年以后`, `二战期间`).
 TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始")
 TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止")
+# `X时，Y是否已经…`: the asked event had happened by X's date.
+ALREADY_WORDS: tuple[str, ...] = ("已经", "已")
 TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中", "时", "当年", "间")
 
 # Words of the questions' answer forms.

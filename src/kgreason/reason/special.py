@@ -20,7 +20,7 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
-from kgreason.reason.lexicon import DATE_NOUNS, PLACE_TYPE_WORDS, SAME_WORDS
+from kgreason.reason.lexicon import DATE_NOUNS, PLACE_TYPE_WORDS, SAME_WORDS, names_event_type
 from kgreason.reason.scoring import relation_match
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
@@ -125,9 +125,13 @@ def _bool_by_values(
     index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, scored: list[ScoredChain], starts: list[str]
 ) -> list[Candidate]:
     """`X是否在2009年以前首飞、且射程超过1000公里`: check the values on X, or on the members X's best relation
-    pattern reaches (`F-35系列中，是否有型别…`: yes when one member passes every check)."""
-    candidates: list[Chain] = [Chain(s, ()) for s in starts]
-    for start, _sig, best in top_groups(scored, cfg.top_groups):
+    pattern reaches (`F-35系列中，是否有型别…`: yes when one member passes every check). A window bounded by an
+    event (`X发生时，…是否已经完成Y`) is checked on the events the question names, not on a thing's own dates."""
+    events: list[str] = []
+    if any(w.anchor_key and names_event_type(index.types_text(w.anchor_key)) for w in analysis.times):
+        events = [s for s in starts if names_event_type(index.types_text(s))]
+    candidates: list[Chain] = [Chain(s, ()) for s in events or starts]
+    for start, _sig, best in [] if events else top_groups(scored, cfg.top_groups):
         if best.chain.hops == 1 and index.is_literal(best.chain.end) is False:
             candidates.append(best.chain)
             candidates.extend(follow_signature(index, start, best.chain.signature)[: cfg.max_set_size])
