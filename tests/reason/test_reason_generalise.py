@@ -342,6 +342,10 @@ def test_a_superlative_among_three_listed_names_compares_each_with_the_winner() 
     assert rec.main_path[-2:] == (("2014年5月", "晚于", "2011年10月1日"), ("2014年5月", "晚于", "2013年4月"))
     assert ("海上检阅", "举行时间", "2011年10月1日") in rec.main_path
     assert rec.constraints == {"order": "最晚"}
+    # the relation the question names wins over one every member has (丁国 signed nothing: it is left out)
+    rec = answer("甲国、乙国和丁国中哪国签约最早？")
+    assert rec.answers == ("甲国",)
+    assert rec.main_path[-1] == ("2016年5月", "早于", "2020年3月")
 
 
 def test_which_of_the_listed_names_is_joined_to_the_other_name() -> None:

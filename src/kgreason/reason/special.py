@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from kgreason.data.records import PathTriple
 from kgreason.kg.compare import compare_quantities
@@ -221,7 +222,8 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
 def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> list[Candidate]:
     """Which of three or more listed entities is earliest / largest (`A、B和C中射程最远的是哪一种`): the attribute
     the question names best (one relation all of them have, if there is one), each member's value compared with the
-    winner's — one derived triple per comparison, the winner's triples first."""
+    winner's — one derived triple per comparison, the winner's triples first. Members without such a value are left
+    out."""
     assert analysis.comparative is not None
     aspect, direction = analysis.comparative
     options = [attribute_options(index, k, aspect) for k in keys]
@@ -233,14 +235,24 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
             if rel not in best or score > best[rel][0]:
                 best[rel] = (score, o)
         best_by_relation.append(best)
-    if not all(best_by_relation):
-        return []
-    shared = set.intersection(*(set(b) for b in best_by_relation))
-    if shared:
-        relation = max(sorted(shared), key=lambda r: sum(b[r][0] for b in best_by_relation))
+    # the relation the question names (a member without it is left out, if two remain); else one all share; else
+    # each member's best-named value (`举行时间` for one, `发生时间` for another)
+    counts = Counter(r for b in best_by_relation for r in b)
+    named = {r: sum(b[r][0] for b in best_by_relation if r in b) for r, n in counts.items() if n >= 2}
+    named = {r: v for r, v in named.items() if v > 0}
+    members = list(range(len(keys)))
+    if named:
+        relation = max(sorted(named), key=lambda r: (named[r], counts[r]))
+        members = [i for i, b in enumerate(best_by_relation) if relation in b]
+        chosen = [best_by_relation[i][relation][1] for i in members]
+    elif all(best_by_relation) and (shared := set.intersection(*(set(b) for b in best_by_relation))):
+        relation = sorted(shared)[0]
         chosen = [b[relation][1] for b in best_by_relation]
-    else:  # `举行时间` for one, `发生时间` for another: each member's best-named date
+    elif all(best_by_relation):
         chosen = [max(b.values(), key=lambda so: so[0])[1] for b in best_by_relation]
+    else:
+        return []
+    keys = [keys[i] for i in members]
     winner = chosen[0]
     for o in chosen[1:]:
         before = value_less(o.value, winner.value)
