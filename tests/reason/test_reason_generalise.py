@@ -424,3 +424,11 @@ def test_whether_an_event_had_happened_when_another_happened() -> None:
     assert rec.constraints == {"time": "黑海对峙事件发生时"}
     later = sample_answer("doc_04", "F-35B坠海事故发生时，伊丽莎白女王号航空母舰是否已经完成横须贺访问？")
     assert later.answers == ("是",)
+
+
+def test_a_described_instance_of_a_named_kind_is_reached_from_its_date() -> None:
+    # `…的055型驱逐舰是哪一艘`: the name is the kind asked for (a type constraint), the date describes the ship
+    rec = answer("2011年5月2日下水的乙型驱逐舰是哪一艘？")
+    assert rec.answers == ("白沙号",)
+    assert ("白沙号", "所属型号", "乙型驱逐舰") in rec.main_path
+    assert rec.constraints == {"time": "2011年5月2日", "type": "乙型驱逐舰"}

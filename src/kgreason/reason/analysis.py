@@ -369,7 +369,9 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             and any(index.date(e.dst) for e in index.value_edges(m.key))
         ):
             end = m.end + wm.end()
-            out.append(TimeWindow(q.verbatim(m.start, end), "早于", "", None, None, m.key, m.start, end))
+            out.append(
+                TimeWindow(q.verbatim(m.start, end), "早于", "", None, None, m.key, m.start, end, hint=wm.group(1))
+            )
     out.extend(_described_bounds(q, mentions, index, out))
     return out
 
@@ -560,6 +562,8 @@ def _exclusions(q: MappedText, mentions: list[Mention]) -> dict[str, str]:
 
 
 _DEMONSTRATIVE = re.compile(rf"那一?[{MEASURE_WORDS}]$")
+# the described name is what is asked: `…的055型驱逐舰是哪一艘` / `…的驱逐舰有哪些`
+_ASKED_HEAD = re.compile(rf"(?:是|为)?(?:哪一?[{MEASURE_WORDS}]|哪些|有哪些)")
 
 
 def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str, str]) -> dict[str, Role]:
@@ -568,8 +572,9 @@ def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str,
         before = nq[: m.start]
         if m.key in excluded:
             roles[m.key] = "exclude"
-        elif _DEMONSTRATIVE.search(before):
-            roles[m.key] = "type"  # `…的那艘055型驱逐舰`: the kind of the thing described, a type constraint
+        elif _DEMONSTRATIVE.search(before) or (before.endswith("的") and _ASKED_HEAD.match(nq[m.end :])):
+            # `…的那艘055型驱逐舰` / `…入列的055型驱逐舰是哪一艘`: the kind of the thing described, a type constraint
+            roles[m.key] = "type"
         elif any(before.endswith(w) for w in CAMP_MARKERS):
             roles[m.key] = "camp"
         elif _place_like(index, m.key) and any(before.endswith(w) for w in PLACE_MARKERS):

@@ -53,8 +53,9 @@ def chain_starts(analysis: Analysis) -> list[str]:
 
 
 def date_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
-    """When the question names no node, the KG date nodes that are exactly a date it names (`1942年6月5日沉没的舰艇`):
-    a described thing is reached from its date as from any other value that describes it."""
+    """The KG date nodes that are exactly a date the question names (`1942年6月5日沉没的舰艇`): where chains start
+    when the question names no node but the kind asked for, since a described thing is reached from its date as from
+    any other value that describes it."""
     dates = [w.date for w in analysis.times if w.date is not None and w.relation == "处于时期内"]
     if not dates:
         return []
@@ -72,7 +73,10 @@ def score_all(
     external: ExternalScore | None,
     scorer: ChainScorer | None = None,
 ) -> list[ScoredChain]:
-    starts = chain_starts(analysis) or date_anchors(index, analysis)
+    starts = chain_starts(analysis)
+    if all(analysis.roles.get(k) == "type" for k in starts):
+        # only the kind of what is asked is named (`2021年4月23日入列的055型驱逐舰是哪一艘`): its date describes it
+        starts = [*date_anchors(index, analysis), *starts]
     if not starts:
         return []
     scorer = scorer or ChainScorer(index, analysis, cfg.weights)
