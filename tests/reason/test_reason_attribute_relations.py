@@ -15,6 +15,10 @@ ROWS = [
     ("乙钢", "实体", "基本特性", "强度较高，冷弯性能良好，焊接性较差，常用于制造受力不大的零件", "属性值"),
     ("乙钢", "实体", "牌号示例", "B2、B2A", "属性值"),
     ("乙钢", "实体", "密度", "7.85", "属性值"),
+    ("丁车床", "实体", "配套刀具", "戊刀具", "实体"),
+    ("戊刀具", "实体", "类型", "硬质合金车刀", "属性值"),
+    ("丁车床", "实体", "配套刀具", "己刀具", "实体"),
+    ("己刀具", "实体", "类型", "高速钢钻头", "属性值"),
 ]
 
 
@@ -60,3 +64,10 @@ def test_a_description_that_spells_what_is_asked_answers_it() -> None:
     assert path == (("乙钢", "基本特性", ROWS[3][3]),)
     # a value that is a quantity is never read as a description
     assert node_match(index, "590.0hb", "|590.0hb") == frozenset()
+
+
+def test_a_kind_the_kg_states_as_a_value_filters_a_set() -> None:
+    # `哪些是车刀`: no node type or name says it; the 类型 triple does, and it is the evidence
+    answers, path = ask("丁车床的配套刀具中，哪些是车刀？")
+    assert answers == ("戊刀具",)
+    assert path == (("丁车床", "配套刀具", "戊刀具"), ("戊刀具", "类型", "硬质合金车刀"))

@@ -258,14 +258,15 @@ def _type_word(nq: str, vocabulary: frozenset[str], endings: frozenset[str] = fr
     the text before it) that ends some KG name, type or relation — the KG's vocabulary stands in for a word
     segmenter."""
     for m in _TYPE_WORD_AFTER.finditer(nq):
-        rest = nq[m.end() : m.end() + 8]
+        at = m.end() + (1 if nq[m.end() : m.end() + 1] in ("是", "为") else 0)  # `哪些是防空导弹`
+        rest = nq[at : at + 8]
         rest = re.split(r"[的是在了吗呢，,。？?]", rest)[0]
         for n in range(len(rest), 1, -1):
             if rest[:n] in vocabulary:
-                return rest[:n], m.end(), m.end() + n
+                return rest[:n], at, at + n
         # one character that ends names of the KG and then the clause (`哪个州`, `哪座岛上`)
         if rest[:1] in endings and (len(rest) == 1 or rest[1:2] in "上中里内"):
-            return rest[:1], m.end(), m.end() + 1
+            return rest[:1], at, at + 1
     for m in _TYPE_WORD_BEFORE.finditer(nq):
         head = nq[max(0, m.start() - 8) : m.start()]
         if "的" not in head:

@@ -20,7 +20,9 @@ from kgreason.reason.attributes import AttributeOption, attribute_options, optio
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, CheckKind, check_entity, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.lexicon import TYPE_RELATION_HINTS
 from kgreason.reason.scoring import ChainScore, ChainScorer
+from kgreason.text.normalize import normalize_text
 
 # Relevance of a chain from an external model, in [0, 1]; None when none is configured.
 ExternalScore = Callable[[Sequence[Chain]], list[float] | None]
@@ -30,6 +32,21 @@ ExternalScore = Callable[[Sequence[Chain]], list[float] | None]
 class ScoredChain:
     chain: Chain
     score: ChainScore
+
+
+KIND_TIE = 0.05  # answer-kind scores this close count as the same kind among a set's members
+
+
+def kind_check(index: KGIndex, key: str, analysis: Analysis) -> Check | None:
+    """The triple that states the node is of the asked kind when the KG says it as a value (`海红旗-9B 类型
+    远程防空导弹` for `哪些是防空导弹`); None when its name or KG type says it already, or nothing does."""
+    tw = analysis.type_word
+    if not tw or tw in normalize_text(index.name(key)) or tw in normalize_text(index.types_text(key)):
+        return None
+    for e in index.edges(key):
+        if e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS) and tw in e.dst:
+            return Check("entity", None, analysis.type_text, True, (e.triple.spo,), note="kind stated as a value")
+    return None
 
 
 def key_starts(analysis: Analysis) -> list[str]:
@@ -191,12 +208,19 @@ def _member_candidates(
     if form in ("set", "count"):
         pool = passing or rows
         typed = [r for r in pool if r[1].answer_kind >= 0]
+        if analysis.type_word and typed:
+            # the asked-for noun in full beats a part of it (`防空导弹`: `远程防空导弹`, not `反舰导弹` for its `导弹`)
+            top = max(r[1].answer_kind for r in typed)
+            typed = [r for r in typed if r[1].answer_kind >= top - KIND_TIE]
         # the asked-for noun restricted the set (`…的驱逐舰有哪些` drops the frigates): a type constraint
         type_filtered = bool(analysis.type_word) and 0 < len(typed) < len(pool)
         pool = typed or pool
         pool = pool[: cfg.max_set_size]
         chains = [r[0] for r in pool]
         checks = [c for r in pool for c in r[2]]
+        if type_filtered:
+            # the triple saying a member is of the kind asked, where the KG says it as a value (`类型 远程防空导弹`)
+            checks += [c for r in pool if (c := kind_check(index, r[0].end, analysis)) is not None]
         keys = tuple(r[0].end for r in pool)
         names = tuple(index.name(k) for k in keys)
         penalty = 0.0 if passing else -cfg.check_penalty

@@ -25,6 +25,7 @@ from kgreason.reason.lexicon import (
     PERSON_TYPE_HINTS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_HINTS,
+    TYPE_RELATION_HINTS,
     names_event_type,
     relation_variants,
 )
@@ -190,10 +191,24 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         # A forward last hop's relation names the answer's role (`X 包含型别 Y`: Y is a 型别); walked backwards
         # it names the node we came from, so it does not count.
         last_forward = bool(chain.edges) and chain.edges[-1].forward
-        score += _type_word_score(tw, types + node.name + (rel if last_forward else ""), w.type_match, w.type_mismatch)
+        # the kinds a node has as values count, unless the kind itself is asked (`哪一类导弹` -> the category)
+        kinds = "" if _ASKS_CATEGORY.search(analysis.mapped.norm) else category_values(index, end)
+        hay = types + node.name + (rel if last_forward else "") + kinds
+        score += _type_word_score(tw, hay, w.type_match, w.type_mismatch)
     elif analysis.read_type and node.types:
         score += w.read_type if analysis.read_type in node.types else -w.read_type
     return score
+
+
+_ASKS_CATEGORY = re.compile(r"哪一?类|什么类|何类|哪种类")
+
+
+def category_values(index: KGIndex, key: str) -> str:
+    """The kinds the KG states of a node as triples (`海红旗-9B 类型 远程防空导弹`), joined: a kind is as often a
+    value as a node type."""
+    return "".join(
+        index.name(e.dst) for e in index.edges(key) if e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS)
+    )
 
 
 @lru_cache(maxsize=65536)
