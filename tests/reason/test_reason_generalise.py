@@ -432,3 +432,10 @@ def test_a_described_instance_of_a_named_kind_is_reached_from_its_date() -> None
     assert rec.answers == ("白沙号",)
     assert ("白沙号", "所属型号", "乙型驱逐舰") in rec.main_path
     assert rec.constraints == {"time": "2011年5月2日", "type": "乙型驱逐舰"}
+
+
+def test_which_of_the_events_of_listed_names_answers_the_event() -> None:
+    # `哪一次` counts events: the value compared is the event's, so is the answer
+    rec = answer("青岚号和白沙号两次遇袭中，哪一次发生得更早？")
+    assert rec.answers == ("白沙号遇袭事件",)
+    assert rec.main_path[-1] == ("2014年5月20日", "早于", "2014年6月3日")

@@ -258,6 +258,7 @@ BOOL_WORDS: tuple[str, ...] = ("是否", "是不是", "有没有", "能否", "�
 SET_WORDS: tuple[str, ...] = ("哪些", "有哪些", "都有", "分别", "哪几", "所有", "全部", "各")
 # Measure words (classifiers) after 几 / 多少 / 哪一 / 那一: `几艘`, `多少名`, `哪一型`, `那一次`.
 MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届"
+EVENT_MEASURE_WORDS = "次场起届"  # the measure words that count events (`哪一次`, `哪一场`)
 # Demonstratives before a measure word (`那次阅兵`, `这一艘`): the question points with them.
 DEMONSTRATIVES = "那这"
 # Function characters that end a noun phrase (`“飞鱼”导弹击中的…`: the noun after a quoted name stops at `的`).

@@ -21,7 +21,7 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
-from kgreason.reason.lexicon import DATE_NOUNS, PLACE_TYPE_WORDS, SAME_WORDS, names_event_type
+from kgreason.reason.lexicon import DATE_NOUNS, EVENT_MEASURE_WORDS, PLACE_TYPE_WORDS, SAME_WORDS, names_event_type
 from kgreason.reason.scoring import relation_match
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
@@ -77,6 +77,9 @@ def _bool_by_sameness(index: KGIndex, analysis: Analysis, a: str, b: str) -> lis
     main = (ea.triple.spo, eb.triple.spo)
     chains = (Chain(a, (ea,)), Chain(b, (eb,)))
     return [_bool(yes, main, best[0], chains)]
+
+
+_ASKS_EVENT = re.compile(rf"哪一?[{EVENT_MEASURE_WORDS}]")
 
 
 def _same_noun(nq: str) -> str:
@@ -203,7 +206,7 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
     )
     check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), (derived,))
     key = keys[0] if winner is oa else keys[1]
-    if winner.bridge is None:
+    if winner.bridge is None or _asks_event(index, analysis, winner.holder):
         key = winner.holder
     return [
         Candidate(
@@ -277,7 +280,10 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
         for o in (winner, *others)
     )
     check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), derived)
-    key = keys[chosen.index(winner)] if winner.bridge is not None else winner.holder
+    if winner.bridge is None or _asks_event(index, analysis, winner.holder):
+        key = winner.holder
+    else:
+        key = keys[chosen.index(winner)]
     return [
         Candidate(
             (index.name(key),),
@@ -290,6 +296,12 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
             origin="choice",
         )
     ]
+
+
+def _asks_event(index: KGIndex, analysis: Analysis, holder: str) -> bool:
+    """`三次遇袭中，哪一次…`: the question counts events, and the value belongs to an event the named thing took
+    part in: the event is the answer, not the thing."""
+    return bool(_ASKS_EVENT.search(analysis.mapped.norm)) and names_event_type(index.types_text(holder))
 
 
 def _beaten(winner: AttributeOption, other: AttributeOption, direction: str) -> bool:
