@@ -439,3 +439,8 @@ def test_which_of_the_events_of_listed_names_answers_the_event() -> None:
     rec = answer("青岚号和白沙号两次遇袭中，哪一次发生得更早？")
     assert rec.answers == ("白沙号遇袭事件",)
     assert rec.main_path[-1] == ("2014年5月20日", "早于", "2014年6月3日")
+
+
+def test_which_ones_is_a_set_not_a_count() -> None:
+    assert answer("雷鸣火箭炮可发射哪几种弹药？").answers == ("A型火箭弹", "B型导弹")
+    assert answer("雷鸣火箭炮可发射几种弹药？").answers == ("2",)

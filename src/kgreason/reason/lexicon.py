@@ -264,7 +264,7 @@ DEMONSTRATIVES = "那这"
 # Function characters that end a noun phrase (`“飞鱼”导弹击中的…`: the noun after a quoted name stops at `的`).
 PHRASE_END_CHARS = "的是在了和与及或"
 COUNT_PATTERNS: tuple[str, ...] = (
-    rf"几[{MEASURE_WORDS}]",
+    rf"(?<!哪)几[{MEASURE_WORDS}]",  # `哪几种` asks which ones, not how many
     rf"多少[{MEASURE_WORDS}人]",
     r"数量",
     r"总数",
