@@ -19,6 +19,10 @@ ROWS = [
     ("戊刀具", "实体", "类型", "硬质合金车刀", "属性值"),
     ("丁车床", "实体", "配套刀具", "己刀具", "实体"),
     ("己刀具", "实体", "类型", "高速钢钻头", "属性值"),
+    ("新型舰", "实体", "前序型号", "旧型舰", "实体"),
+    ("新型舰", "实体", "垂发单元数量", "112单元", "属性值"),
+    ("新型舰", "实体", "舰艏垂发单元", "64单元", "属性值"),
+    ("旧型舰", "实体", "垂发单元数量", "64单元", "属性值"),
 ]
 
 
@@ -71,3 +75,10 @@ def test_a_kind_the_kg_states_as_a_value_filters_a_set() -> None:
     answers, path = ask("丁车床的配套刀具中，哪些是车刀？")
     assert answers == ("戊刀具",)
     assert path == (("丁车床", "配套刀具", "戊刀具"), ("戊刀具", "类型", "硬质合金车刀"))
+
+
+def test_compared_names_do_not_borrow_each_others_values() -> None:
+    # one hop from 旧型舰 (back along 前序型号) is 新型舰: its 舰艏垂发单元 is not 旧型舰's; `多` compares (not in 多少)
+    answers, path = ask("新型舰与旧型舰相比，谁的垂发单元多？")
+    assert answers == ("新型舰",)
+    assert path[-1] == ("112单元", "数值大于", "64单元")

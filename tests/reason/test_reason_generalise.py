@@ -444,3 +444,9 @@ def test_which_of_the_events_of_listed_names_answers_the_event() -> None:
 def test_which_ones_is_a_set_not_a_count() -> None:
     assert answer("雷鸣火箭炮可发射哪几种弹药？").answers == ("A型火箭弹", "B型导弹")
     assert answer("雷鸣火箭炮可发射几种弹药？").answers == ("2",)
+
+
+def test_a_one_character_kind_before_a_verb_is_the_asked_type() -> None:
+    rec = answer("雷鸣火箭炮在哪个州总装？")
+    assert rec.answers == ("南岭州",)
+    assert rec.main_path == (("雷鸣火箭炮", "总装地点", "石城"), ("石城", "位于", "南岭州"))

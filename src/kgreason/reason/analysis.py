@@ -219,6 +219,11 @@ def _comparative(
     return None
 
 
+def _in_how_many(text: str, i: int, n: int) -> bool:
+    """The word at `text[i:i+n]` is part of 多少 (`是多少` asks a number; it compares nothing)."""
+    return "多少" in text[max(0, i - 1) : i + n + 1]
+
+
 _COMPARISON_WORDS = {**COMPARATIVE_WORDS, **ORDER_WORDS}  # longest first in the search: `最晚` before `晚`
 
 
@@ -229,6 +234,8 @@ def _comparison_in(
     the `order` constraint quotes (`射程更远`, `先沉没`, `更早`)."""
     for word in sorted(words, key=len, reverse=True):
         i = tail.find(word)
+        while i >= 0 and _in_how_many(tail, i, len(word)):
+            i = tail.find(word, i + 1)
         if i < 0:
             continue
         aspect, direction = words[word]
@@ -265,7 +272,8 @@ def _type_word(nq: str, vocabulary: frozenset[str], endings: frozenset[str] = fr
             if rest[:n] in vocabulary:
                 return rest[:n], at, at + n
         # one character that ends names of the KG and then the clause (`哪个州`, `哪座岛上`)
-        if rest[:1] in endings and (len(rest) == 1 or rest[1:2] in "上中里内"):
+        # (or a verb: `在哪个州总装` — a longer word it starts would have matched above)
+        if rest[:1] in endings:
             return rest[:1], at, at + 1
     for m in _TYPE_WORD_BEFORE.finditer(nq):
         head = nq[max(0, m.start() - 8) : m.start()]

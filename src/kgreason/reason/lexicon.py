@@ -184,6 +184,7 @@ COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
     "后": ("time", "max"),
     "更大": ("quantity", "max"),
     "更多": ("quantity", "max"),
+    "多": ("quantity", "max"),  # never inside 多少 (analysis skips it there)
     "更高": ("quantity", "max"),
     "更远": ("quantity", "max"),
     "更快": ("quantity", "max"),

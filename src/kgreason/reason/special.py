@@ -166,7 +166,7 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
         return []
     if len(keys) > 2:
         return _choice_among_many(index, analysis, keys)
-    opts_a, opts_b = attribute_options(index, keys[0], aspect), attribute_options(index, keys[1], aspect)
+    opts_a, opts_b = (_own_options(index, k, aspect, keys) for k in keys)
     residual = analysis.residual
     score_a = [option_score(index, o, residual) for o in opts_a]
     score_b = [option_score(index, o, residual) for o in opts_b]
@@ -229,7 +229,7 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
     out."""
     assert analysis.comparative is not None
     aspect, direction = analysis.comparative
-    options = [attribute_options(index, k, aspect) for k in keys]
+    options = [_own_options(index, k, aspect, keys) for k in keys]
     best_by_relation: list[dict[str, tuple[float, AttributeOption]]] = []
     for opts in options:
         best: dict[str, tuple[float, AttributeOption]] = {}
@@ -296,6 +296,13 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
             origin="choice",
         )
     ]
+
+
+def _own_options(index: KGIndex, key: str, aspect: str, compared: list[str]) -> list[AttributeOption]:
+    """The attribute options of one compared name, except those it would borrow from another compared name one hop
+    away (`052D型 <-前序型号- 055型`: 055型's values are not 052D型's)."""
+    others = {k for c in compared if c != key for k in index.alias_group(c)}
+    return [o for o in attribute_options(index, key, aspect) if o.holder not in others]
 
 
 def _asks_event(index: KGIndex, analysis: Analysis, holder: str) -> bool:
