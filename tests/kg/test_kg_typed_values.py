@@ -306,3 +306,11 @@ def test_derived_triple_holds(triple: tuple[str, str, str]) -> None:
 def test_derived_triple_fails_with_reason(triple: tuple[str, str, str], reason_part: str) -> None:
     reason = check_derived_triple(triple, KG, Q)
     assert reason is not None and reason_part in reason, reason
+
+
+def test_a_bracketed_scaled_unit_compares_with_the_same_unit() -> None:
+    # handbooks write `8.8 (10^3kg/m^3)`: comparable with the same bracketed unit (lenient reading, for comparisons)
+    a, b = parse_quantity("8.8 (10^3kg/m^3)", lenient=True), parse_quantity("7.5-8.2 (10^3kg/m^3)", lenient=True)
+    assert a is not None and b is not None and a.dimension == b.dimension
+    assert compare_quantities("数值大于", a, b) is True
+    assert parse_quantity("12(3)", lenient=True) is None  # brackets without a unit are no unit

@@ -450,3 +450,15 @@ def test_a_one_character_kind_before_a_verb_is_the_asked_type() -> None:
     rec = answer("雷鸣火箭炮在哪个州总装？")
     assert rec.answers == ("南岭州",)
     assert rec.main_path == (("雷鸣火箭炮", "总装地点", "石城"), ("石城", "位于", "南岭州"))
+
+
+def test_a_relation_name_after_which_one_is_said_of_it_not_asked() -> None:
+    # `哪一艘下水时间最晚`: 下水时间 is what is said of the ship, the answer is the ship
+    rec = answer("在海上检阅、远洋护航和西线演习里，哪一次举行时间最早？")
+    assert rec.answers == ("海上检阅",)
+
+
+def test_how_many_asked_of_an_identifier_relation_takes_its_value() -> None:
+    # `舷号是多少`: the asked relation's value answers 多少 whatever its spelling (not an unasked count of 25个)
+    rec = sample_answer("doc_02", "隶属日本海上自卫队、参加了环太平洋-2018的直升机驱逐舰的舷号是多少？")
+    assert rec.answers == ("DDH-182",)

@@ -115,6 +115,9 @@ _RE_UNIT_SYMBOL = re.compile(r"[A-Za-zΩμ°][A-Za-zΩμ°·/()²³^\-]{1,15}")
 _RE_ORDINAL_END = re.compile(r"(?:st|nd|rd|th)(?![a-z])")
 
 
+_RE_BRACKETED_UNIT = re.compile(r"\([^()]*[A-Za-zΩμ°][^()]*\)")
+
+
 def _is_unit_symbol(text: str) -> bool:
     """Whether `text` (after a number, spaces removed) reads as a unit symbol: two or more characters with a capital
     or a unit sign, at most four letters unless compound (`/`, `·`) — so that a model name (`99A`, `052D`, `15B`)
@@ -199,7 +202,8 @@ def _parse_unit(rest: str, *, lenient: bool = False) -> tuple[float, str, Unit |
         return mult, r, Unit(f"unit:{normalize_text(r)}", 1.0)
     if lenient:
         unit = re.split(r"或", r)[0]
-        if unit and len(unit) <= 15 and not re.search(r"\d", unit):
+        # a scaled unit in brackets may hold digits: `8.8 (10^3kg/m^3)`
+        if unit and len(unit) <= 15 and (not re.search(r"\d", unit) or _RE_BRACKETED_UNIT.fullmatch(unit)):
             return mult, unit, Unit(f"unit:{normalize_text(unit)}", 1.0)
     return None
 

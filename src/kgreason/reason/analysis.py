@@ -259,7 +259,12 @@ _TYPE_WORD_AFTER = re.compile(rf"(?:哪一?[{MEASURE_WORDS}些国]?|什么|何�
 _TYPE_WORD_BEFORE = re.compile(r"(?:有|是|包括|分别是|都有)?(?:哪些|哪几)")
 
 
-def _type_word(nq: str, vocabulary: frozenset[str], endings: frozenset[str] = frozenset()) -> tuple[str, int, int]:
+def _type_word(
+    nq: str,
+    vocabulary: frozenset[str],
+    endings: frozenset[str] = frozenset(),
+    relations: frozenset[str] = frozenset(),
+) -> tuple[str, int, int]:
     """The noun the question asks for (`公司` in `哪家公司研制的`, `航空母舰` in `几艘航空母舰`, `驱逐舰` in
     `…的驱逐舰有哪些`) and its normalised span: the longest start of the text after the question word (or end of
     the text before it) that ends some KG name, type or relation — the KG's vocabulary stands in for a word
@@ -269,7 +274,10 @@ def _type_word(nq: str, vocabulary: frozenset[str], endings: frozenset[str] = fr
         rest = nq[at : at + 8]
         rest = re.split(r"[的是在了吗呢，,。？?]", rest)[0]
         for n in range(len(rest), 1, -1):
-            if rest[:n] in vocabulary:
+            # after `哪一型` a relation's name then a superlative is what is said of it (`哪一型首飞时间最晚`), not
+            # the kind asked (`哪个舰级` is)
+            said = rest[:n] in relations and nq[at + n : at + n + 1] in ("最", "更", "较")
+            if rest[:n] in vocabulary and not (m.group(0)[-1:] in MEASURE_WORDS and said):
                 return rest[:n], at, at + n
         # one character that ends names of the KG and then the clause (`哪个州`, `哪座岛上`)
         # (or a verb: `在哪个州总装` — a longer word it starts would have matched above)
@@ -516,9 +524,10 @@ def attribute_phrase_start(nq: str, start: int) -> int:
     m = re.search(r"[\u4e00-\u9fffa-z0-9]{0,6}$", nq[:start])
     head = m.group(0) if m else ""
     cut = max(head.rfind(c) for c in "中的在是之了而")
-    # nor across the question word (`哪一种射程更远` -> `射程`)
-    asked = [q.end() - 1 for q in re.finditer(rf"哪一?[{MEASURE_WORDS}个种]?|谁", head)]
-    cut = max([cut, *asked])
+    # nor across the question word (`哪一种射程更远` -> `射程`), which may begin before the six characters
+    head_start = start - len(head)
+    asked = [q.end() - head_start - 1 for q in re.finditer(rf"哪一?[{MEASURE_WORDS}个种]?|谁", nq[:start])]
+    cut = max([cut, *(a for a in asked if a >= 0)])
     return start - len(head[cut + 1 :])
 
 
@@ -638,7 +647,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         if not any(a <= m.start and m.end <= b for a, b in window_spans)
         or any(t.period_key == m.key or t.anchor_key == m.key for t in times)
     ]
-    type_word, tw_start, tw_end = _type_word(nq, index.vocabulary, index.name_endings)
+    type_word, tw_start, tw_end = _type_word(nq, index.vocabulary, index.name_endings, index.relation_names)
     if type_word:
         # `哪一型驱逐舰`: the asked-for noun names a kind, not the node whose name a weak link found in it
         kept = [m for m in kept if m.how in ("exact", "core") or not (m.start < tw_end and tw_start < m.end)]

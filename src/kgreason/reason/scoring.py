@@ -34,6 +34,7 @@ from kgreason.text.overlap import longest_common_substring
 
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
 SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose node is not named) is unsupported
+ASKED_NAMES = 0.5  # the asked words (`…舷号是多少`) name the last relation at least this well
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,8 +158,11 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     if form == "number":
         if is_qty:
             return 1.0
-        # `舷号是多少` -> `101`: a number-like identifier answers 多少 too, if less surely than a quantity
-        return 0.5 if parse_quantity(node.name) is not None and not is_date else -1.0
+        # `舷号是多少` -> `101`: a number-like identifier answers 多少 too, if less surely than a quantity — and so
+        # does any value of the relation the question asks for (`舷号是多少` -> `DDH-182`)
+        forward = bool(analysis.asked) and bool(chain.edges) and chain.edges[-1].forward
+        named = forward and relation_match(rel, analysis.asked).score >= ASKED_NAMES
+        return 0.5 if (parse_quantity(node.name) is not None or named) and not is_date else -1.0
     if form == "count" and is_qty and not is_measure(q := index.quantity(end)):
         # the KG states the number asked for (`多少名舰员死亡` -> `死亡人数 20人`), best in the counter asked for
         asked = analysis.measure_word

@@ -238,24 +238,30 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
             if rel not in best or score > best[rel][0]:
                 best[rel] = (score, o)
         best_by_relation.append(best)
-    # the relation the question names (a member without it is left out, if two remain); else one all share; else
-    # each member's best-named value (`举行时间` for one, `发生时间` for another)
+    # each member's best-named value (a relation more members have breaks ties: `举行时间` for one, `发生时间` for
+    # the others is fine); a member with no named value while others have one is left out, if two remain
     counts = Counter(r for b in best_by_relation for r in b)
-    named = {r: sum(b[r][0] for b in best_by_relation if r in b) for r, n in counts.items() if n >= 2}
-    named = {r: v for r, v in named.items() if v > 0}
-    members = list(range(len(keys)))
-    if named:
-        relation = max(sorted(named), key=lambda r: (named[r], counts[r]))
-        members = [i for i, b in enumerate(best_by_relation) if relation in b]
-        chosen = [best_by_relation[i][relation][1] for i in members]
-    elif all(best_by_relation) and (shared := set.intersection(*(set(b) for b in best_by_relation))):
-        relation = sorted(shared)[0]
-        chosen = [b[relation][1] for b in best_by_relation]
-    elif all(best_by_relation):
-        chosen = [max(b.values(), key=lambda so: so[0])[1] for b in best_by_relation]
-    else:
+    best_each = [
+        max(b.items(), key=lambda rs: (rs[1][0], counts[rs[0]], rs[0])) if b else None for b in best_by_relation
+    ]
+    present = [(i, be[1]) for i, be in enumerate(best_each) if be is not None]
+    named = any(score > 0 for _, (score, _o) in present)
+    kept = [(i, o) for i, (score, o) in present if score > 0 or not named]
+    if not named and len({normalize_text(o.edge.relation) for _, o in kept}) > 1:
+        # nothing named: only an attribute they all have, or each member's only one, is what is compared
+        shared = set.intersection(*(set(b) for b in best_by_relation)) if all(best_by_relation) else set()
+        if shared:
+            relation = sorted(shared)[0]
+            kept = [(i, b[relation][1]) for i, b in enumerate(best_by_relation)]
+        else:  # each member's only value of its own (an event's one date), not one borrowed a hop away
+            own = [[o for o in opts if o.bridge is None] for opts in options]
+            if not all(len(o) == 1 for o in own):
+                return []
+            kept = [(i, o[0]) for i, o in enumerate(own)]
+    if len(kept) < 2:
         return []
-    keys = [keys[i] for i in members]
+    chosen = [o for _, o in kept]
+    keys = [keys[i] for i, _ in kept]
     winner = chosen[0]
     for o in chosen[1:]:
         before = value_less(o.value, winner.value)
