@@ -18,7 +18,9 @@ from kgreason.reason.lexicon import (
     CAMP_MARKERS,
     COMPARATIVE_WORDS,
     COORDINATORS,
+    COPULAS,
     COUNT_PATTERNS,
+    DEGREE_MARKERS,
     EXCLUDE_FRAMES,
     MEASURE_WORDS,
     NEGATION_MARKERS,
@@ -36,6 +38,7 @@ from kgreason.reason.lexicon import (
     TIME_BEFORE_WORDS,
     TIME_QUESTION_PATTERNS,
     TIME_WITHIN_WORDS,
+    WHEN_WORDS,
 )
 from kgreason.reason.link import Mention
 from kgreason.reason.textmap import MappedText, quoted_spans
@@ -270,13 +273,13 @@ def _type_word(
     the text before it) that ends some KG name, type or relation — the KG's vocabulary stands in for a word
     segmenter."""
     for m in _TYPE_WORD_AFTER.finditer(nq):
-        at = m.end() + (1 if nq[m.end() : m.end() + 1] in ("是", "为") else 0)  # `哪些是防空导弹`
+        at = m.end() + (1 if nq[m.end() : m.end() + 1] in COPULAS else 0)  # `哪些是防空导弹`
         rest = nq[at : at + 8]
         rest = re.split(r"[的是在了吗呢，,。？?]", rest)[0]
         for n in range(len(rest), 1, -1):
             # after `哪一型` a relation's name then a superlative is what is said of it (`哪一型首飞时间最晚`), not
             # the kind asked (`哪个舰级` is)
-            said = rest[:n] in relations and nq[at + n : at + n + 1] in ("最", "更", "较")
+            said = rest[:n] in relations and nq[at + n : at + n + 1] in DEGREE_MARKERS
             if rest[:n] in vocabulary and not (m.group(0)[-1:] in MEASURE_WORDS and said):
                 return rest[:n], at, at + n
         # one character that ends names of the KG and then the clause (`哪个州`, `哪座岛上`)
@@ -378,7 +381,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             out.extend(_continued_window(q, mentions, index, m.key, end))
             continue
         # `X发生时，Y是否已经完成…`: what is asked had happened by X's date
-        wm = re.match(r"([\u4e00-\u9fff]{0,4}?)(时|的时候)", after)
+        wm = re.match(r"([\u4e00-\u9fff]{0,4}?)(" + "|".join(WHEN_WORDS) + ")", after)
         if (
             wm
             and re.search("|".join(ALREADY_WORDS), nq[m.end + wm.end() :])
@@ -532,7 +535,7 @@ def attribute_phrase_start(nq: str, start: int) -> int:
 
 
 # A comparative over a described group, not two named things (`两种导弹，哪一种射程更远`): a superlative in effect.
-_GROUP_COMPARATIVES = {w: v for w, v in COMPARATIVE_WORDS.items() if len(w) == 2 and w[0] in "更较"}
+_GROUP_COMPARATIVES = {w: v for w, v in COMPARATIVE_WORDS.items() if len(w) == 2 and w[0] in DEGREE_MARKERS[1:]}
 
 
 def _order(q: MappedText, mentions: list[Mention], quoted: Sequence[tuple[int, int]] = ()) -> OrderSpec | None:
@@ -581,7 +584,7 @@ def _exclusions(q: MappedText, mentions: list[Mention]) -> dict[str, str]:
 
 _DEMONSTRATIVE = re.compile(rf"那一?[{MEASURE_WORDS}]$")
 # the described name is what is asked: `…的055型驱逐舰是哪一艘` / `…的驱逐舰有哪些`
-_ASKED_HEAD = re.compile(rf"(?:是|为)?(?:哪一?[{MEASURE_WORDS}]|哪些|有哪些)")
+_ASKED_HEAD = re.compile(f"(?:{'|'.join(COPULAS)})?(?:哪一?[{MEASURE_WORDS}]|哪些|有哪些)")
 
 
 def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str, str]) -> dict[str, Role]:

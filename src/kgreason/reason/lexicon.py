@@ -250,8 +250,15 @@ NUMERIC_COMPARATORS: dict[str, str] = {
 # Time-window words after a date or period (the constraint value keeps them: `2010年以后`, `二战期间`).
 TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始")
 TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止")
-# `X时，Y是否已经…`: the asked event had happened by X's date.
+# `X时，Y是否已经…`: the asked event had happened by X's date; `时` / `的时候` close the clause naming X's event.
 ALREADY_WORDS: tuple[str, ...] = ("已经", "已")
+WHEN_WORDS: tuple[str, ...] = ("的时候", "时")
+# Copulas between a question word and the noun it asks (`哪些是防空导弹`).
+COPULAS: tuple[str, ...] = ("是", "为")
+# Degree adverbs that open a comparison (`首飞时间最晚`, `射程更远`, `较早`).
+DEGREE_MARKERS: tuple[str, ...] = ("最", "更", "较")
+# Questions that ask for a category itself (`哪一类导弹` -> the category, not a member of it).
+CATEGORY_QUESTION_PATTERNS: tuple[str, ...] = (r"哪一?类", r"什么类", r"何类", r"哪种类")
 TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中", "时", "当年", "间")
 
 # Words of the questions' answer forms.

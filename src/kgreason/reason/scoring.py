@@ -22,6 +22,7 @@ from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.lexicon import (
+    CATEGORY_QUESTION_PATTERNS,
     PERSON_TYPE_HINTS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_HINTS,
@@ -204,7 +205,7 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     return score
 
 
-_ASKS_CATEGORY = re.compile(r"哪一?类|什么类|何类|哪种类")
+_ASKS_CATEGORY = re.compile("|".join(CATEGORY_QUESTION_PATTERNS))
 
 
 def category_values(index: KGIndex, key: str) -> str:
