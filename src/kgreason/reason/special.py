@@ -194,32 +194,7 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
     if a_first is None or b_first is None or (not a_first and not b_first):
         return []
     winner, loser = (oa, ob) if (a_first if direction == "min" else b_first) else (ob, oa)
-    if aspect == "time":
-        rel = "早于" if direction == "min" else "晚于"
-    else:
-        rel = "数值小于" if direction == "min" else "数值大于"
-    derived = (winner.edge.triple.obj, rel, loser.edge.triple.obj)
-    main = [*winner.lead, winner.edge.triple.spo, *loser.lead, loser.edge.triple.spo, derived]
-    chains = tuple(
-        Chain(o.bridge.src, (o.bridge, o.edge)) if o.bridge is not None else Chain(o.holder, (o.edge,))
-        for o in (winner, loser)
-    )
-    check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), (derived,))
-    key = keys[0] if winner is oa else keys[1]
-    if winner.bridge is None or _asks_event(index, analysis, winner.holder):
-        key = winner.holder
-    return [
-        Candidate(
-            (index.name(key),),
-            (key,),
-            answer_type_of(index, key, "entity"),
-            dedupe(main),
-            1.0,
-            chains,
-            (check,),
-            origin="choice",
-        )
-    ]
+    return _winner_candidate(index, analysis, winner, [loser], keys[0] if winner is oa else keys[1])
 
 
 def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> list[Candidate]:
@@ -272,6 +247,17 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
     others = [o for o in chosen if o is not winner]
     if any(value_less(o.value, winner.value) is None or not _beaten(winner, o, direction) for o in others):
         return []  # a tie: no single answer
+    return _winner_candidate(index, analysis, winner, others, keys[chosen.index(winner)])
+
+
+def _winner_candidate(
+    index: KGIndex, analysis: Analysis, winner: AttributeOption, others: list[AttributeOption], listed: str
+) -> list[Candidate]:
+    """The which-of answer: the winner's triples, each other member's, then one derived comparison triple per other
+    member. The answer is the listed name (`listed`), or the node holding the value when that is the name itself or
+    an event the question counts (`哪一次`)."""
+    assert analysis.comparative is not None
+    aspect, direction = analysis.comparative
     if aspect == "time":
         rel = "早于" if direction == "min" else "晚于"
     else:
@@ -286,10 +272,7 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
         for o in (winner, *others)
     )
     check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), derived)
-    if winner.bridge is None or _asks_event(index, analysis, winner.holder):
-        key = winner.holder
-    else:
-        key = keys[chosen.index(winner)]
+    key = winner.holder if winner.bridge is None or _asks_event(index, analysis, winner.holder) else listed
     return [
         Candidate(
             (index.name(key),),
