@@ -462,3 +462,16 @@ def test_how_many_asked_of_an_identifier_relation_takes_its_value() -> None:
     # `舷号是多少`: the asked relation's value answers 多少 whatever its spelling (not an unasked count of 25个)
     rec = sample_answer("doc_02", "隶属日本海上自卫队、参加了环太平洋-2018的直升机驱逐舰的舷号是多少？")
     assert rec.answers == ("DDH-182",)
+
+
+def test_who_answers_an_organisation_too() -> None:
+    # `谁供应`: a person is preferred, a company is not wrong (it was scored like a date or a ship)
+    rec = sample_answer("doc_01", "美军F-35首次实战用的型别，它的升力风扇是谁供应的？")
+    assert rec.answers == ("罗尔斯-罗伊斯公司",)
+
+
+def test_which_city_with_any_measure_word_asks_a_place() -> None:
+    from kgreason.reason.analysis import detect_form
+
+    assert detect_form("航展在哪座城市举办", [])[0] == "place"
+    assert detect_form("在哪个港口停靠", [])[0] == "place"

@@ -296,7 +296,7 @@ PLACE_QUESTION_PATTERNS: tuple[str, ...] = (
     r"何地",
     r"何处",
     r"什么地方",
-    r"哪个(?:地方|城市|港口|基地|地区|海域|省)",
+    rf"哪一?[{MEASURE_WORDS}]?(?:地方|城市|港口|基地|地区|海域|省)",
     r"(?:地点|位置|地址)(?:是|为)?(?:什么|何|哪)",
 )
 NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
@@ -371,6 +371,8 @@ PLACE_TYPE_WORDS = ("地点", "地区", "位置", "城市", "港", "基地", "�
 TYPE_RELATION_HINTS = ("类型", "种类", "类别", "型号", "舰种", "级别", "舰级", "型别", "机种", "类")
 
 PERSON_TYPE_HINTS = ("人物", "人", "将领", "军官", "指挥官", "司令", "元帅", "将军", "总统", "首相", "士兵", "飞行员")
+# `谁` asks for a person and answers an organisation too (`由谁供应` -> a company): not preferred, not wrong.
+ORGANISATION_TYPE_HINTS = ("组织", "公司", "机构", "单位", "集团", "企业", "部队", "政府")
 
 PLACE_TYPE_HINTS = (*PLACE_TYPE_WORDS, "国家")  # a place answer may be a country
 

@@ -23,6 +23,7 @@ from kgreason.kg.quantities import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.lexicon import (
     CATEGORY_QUESTION_PATTERNS,
+    ORGANISATION_TYPE_HINTS,
     PERSON_TYPE_HINTS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_HINTS,
@@ -190,7 +191,10 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         return -1.0
     score = 0.0
     if analysis.person:
-        score += 1.0 if any(h in types for h in PERSON_TYPE_HINTS) else -0.5
+        if any(h in types for h in PERSON_TYPE_HINTS):
+            score += 1.0
+        elif not any(h in types for h in ORGANISATION_TYPE_HINTS):
+            score -= 0.5
     tw = analysis.type_word
     if tw and not analysis.person:
         # A forward last hop's relation names the answer's role (`X 包含型别 Y`: Y is a 型别); walked backwards
