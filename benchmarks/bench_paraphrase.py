@@ -6,10 +6,10 @@
 `benchmarks/data/paraphrases.json` holds questions this project wrote by rewording questions of `examples/sample` and
 `../shared/data/ccks_ext_dev` (other verbs, short forms, other word order, the same facts asked) with the answers
 the KG gives; no gold path, so the figure is answer accuracy (the set of answers equal, order aside). They were
-written after the reasoner's mechanisms and three of their failures then informed general fixes (a one-character
-kind before a verb, 多 as a comparative, a compared name not borrowing the other's values), so treat the figure as a
-development measure of how much a rewording costs, per set, beside the original questions' answer score. Exits 0 with
-a message when a data folder is missing.
+written in two rounds after the reasoner's mechanisms, and some of their failures then informed general fixes (a
+one-character kind before a verb, 多 as a comparative, a compared name not borrowing the other's values, 谁 answering
+an organisation, 哪座城市 asking a place), so treat the figure as a development measure of how much a rewording costs.
+Exits 0 with a message when a data folder is missing.
 """
 
 from __future__ import annotations
