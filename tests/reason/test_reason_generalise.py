@@ -475,3 +475,13 @@ def test_which_city_with_any_measure_word_asks_a_place() -> None:
 
     assert detect_form("航展在哪座城市举办", [])[0] == "place"
     assert detect_form("在哪个港口停靠", [])[0] == "place"
+
+
+def test_a_request_wrapped_round_a_question_asks_the_question_inside() -> None:
+    from kgreason.reason.analysis import detect_form
+
+    assert detect_form("你知道x35验证机是哪一天首飞的吗", [])[0] == "time"
+    assert detect_form("能否告诉我卡尔文森号的舷号", [])[0] != "bool"
+    assert detect_form("你知道南昌舰是否参加了阅兵吗", [])[0] == "bool"
+    assert detect_form("南昌舰参加了阅兵吗", [])[0] == "bool"
+    assert sample_answer("doc_02", "能告诉我卡尔·文森号航空母舰的舷号吗？").answers == ("CVN-70",)

@@ -32,6 +32,7 @@ from kgreason.reason.lexicon import (
     PLACE_QUESTION_PATTERNS,
     PLACE_TYPE_HINTS,
     QUESTION_WORDS,
+    REQUEST_FRAMES,
     SAME_WORDS,
     SET_WORDS,
     TIME_AFTER_WORDS,
@@ -152,12 +153,20 @@ def _has_any(text: str, words: tuple[str, ...]) -> bool:
     return any(w in text for w in words)
 
 
+def _is_yes_no(nq: str) -> bool:
+    """`是否…` / `…吗`, but not a request wrapped round a question (`你知道…是哪一天首飞的吗`, `能否告诉我…的舷号`)."""
+    frame = next((f for f in sorted(REQUEST_FRAMES, key=len, reverse=True) if nq.startswith(f)), "")
+    if frame:  # the question inside decides (`你知道南昌舰是否参加了阅兵吗` is still yes/no)
+        return _has_any(re.sub(r"[吗呢]$", "", nq[len(frame) :]), BOOL_WORDS)
+    return _has_any(nq, BOOL_WORDS) or bool(re.search(r"吗$", nq))
+
+
 def detect_form(
     nq: str, mentions: list[Mention], mapped: MappedText | None = None
 ) -> tuple[Form, tuple[str, str] | None]:
     """The answer form from the normalised question (see docs/annotation.md for the answer_type of each)."""
     comparative = _comparative(nq, mentions, mapped)
-    if _has_any(nq, BOOL_WORDS) or re.search(r"吗$", nq):
+    if _is_yes_no(nq):
         return "bool", None
     if comparative is not None:
         return "choice", comparative[:2]
@@ -633,7 +642,7 @@ def _residual(nq: str, spans: list[tuple[int, int]]) -> str:
         for i in range(max(0, a), min(len(nq), b)):
             keep[i] = False
     text = "".join(ch if k else "|" for ch, k in zip(nq, keep, strict=True))
-    for w in sorted(QUESTION_WORDS, key=len, reverse=True):
+    for w in sorted((*QUESTION_WORDS, *REQUEST_FRAMES), key=len, reverse=True):
         text = text.replace(w, "|")
     return "|".join(s for s in text.split("|") if s)
 

@@ -263,6 +263,20 @@ TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中"
 
 # Words of the questions' answer forms.
 BOOL_WORDS: tuple[str, ...] = ("是否", "是不是", "有没有", "能否", "可否", "有无", "是否曾")
+# Requests wrapped round a question (`你知道…吗`, `能否告诉我…`): they ask the question inside, not yes or no.
+REQUEST_FRAMES: tuple[str, ...] = (
+    "你知道",
+    "您知道",
+    "请问你知道",
+    "能告诉我",
+    "能否告诉我",
+    "可以告诉我",
+    "可否告诉我",
+    "请告诉我",
+    "告诉我",
+    "我想知道",
+    "想知道",
+)
 SET_WORDS: tuple[str, ...] = ("哪些", "有哪些", "都有", "分别", "哪几", "所有", "全部", "各")
 # Measure words (classifiers) after 几 / 多少 / 哪一 / 那一: `几艘`, `多少名`, `哪一型`, `那一次`.
 MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届"
