@@ -4,11 +4,13 @@
     .venv/bin/python benchmarks/bench_paraphrase.py --failures
 
 `benchmarks/data/paraphrases.json` holds questions this project wrote by rewording questions of `examples/sample` and
-`../shared/data/ccks_ext_dev` (other verbs, short forms, other word order, the same facts asked) with the answers
-the KG gives; no gold path, so the figure is answer accuracy (the set of answers equal, order aside). They were
-written in two rounds after the reasoner's mechanisms, and some of their failures then informed general fixes (a
-one-character kind before a verb, 多 as a comparative, a compared name not borrowing the other's values, 谁 answering
-an organisation, 哪座城市 asking a place), so treat the figure as a development measure of how much a rewording costs.
+`../shared/data/ccks_ext_dev` (other verbs, short forms, other word order, the same facts asked; on the sample also
+polite frames, spaces, full-width and bracketed names: `你知道…吗`, `f-35c 的 翼展`) with the answers the KG gives;
+no gold path, so the figure is answer accuracy (the set of answers equal, order aside). They were written in three
+rounds after the reasoner's mechanisms, and some of their failures then informed general fixes (a one-character kind
+before a verb, 多 as a comparative, a compared name not borrowing the other's values, 谁 answering an organisation,
+哪座城市 asking a place, a request frame asking the question inside), so treat the figure as a development measure of
+how much a rewording costs.
 Exits 0 with a message when a data folder is missing.
 """
 
