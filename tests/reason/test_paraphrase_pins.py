@@ -17,7 +17,7 @@ from kgreason.reason.reasoner import Reasoner
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA = Path(os.environ.get("KGREASON_SHARED_DATA", ROOT.parent / "shared" / "data"))
 ITEMS = json.loads((ROOT / "benchmarks" / "data" / "paraphrases.json").read_text(encoding="utf-8"))
-PINNED = {"sample": 49, "ccks_ext_dev": 27}  # of 50 and 32
+PINNED = {"sample": 49, "ccks_ext_dev": 28}  # of 50 and 32
 
 
 def _right(name: str, root: Path) -> int:

@@ -485,3 +485,9 @@ def test_a_request_wrapped_round_a_question_asks_the_question_inside() -> None:
     assert detect_form("你知道南昌舰是否参加了阅兵吗", [])[0] == "bool"
     assert detect_form("南昌舰参加了阅兵吗", [])[0] == "bool"
     assert sample_answer("doc_02", "能告诉我卡尔·文森号航空母舰的舷号吗？").answers == ("CVN-70",)
+
+
+def test_a_pronoun_asks_about_what_the_previous_sentence_picked_out() -> None:
+    rec = answer("青岚号和白沙号中，哪一艘先下水？它是在哪里下水的？")
+    assert rec.answers == ("东湾",)
+    assert rec.main_path[-1] == ("青岚号", "下水地点", "东湾")

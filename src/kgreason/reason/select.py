@@ -21,7 +21,7 @@ from kgreason.reason.attributes import AttributeOption, attribute_options, optio
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates, score_all, top_groups
-from kgreason.reason.lexicon import COMPARATIVE_WORDS, MEASURE_WORDS, ORDER_WORDS
+from kgreason.reason.lexicon import COMPARATIVE_WORDS, MEASURE_WORDS, ORDER_WORDS, RESTART_PRONOUNS
 from kgreason.reason.link import Mention
 from kgreason.text.normalize import normalize_text
 
@@ -61,6 +61,32 @@ def find_selection(analysis: Analysis) -> Selection | None:
         text = analysis.mapped.verbatim(start, len(head))
         group_context = residual_words(head[clause_start:start])
         return Selection(text, aspect, direction, context, group_context, m.end(), group)
+    return _selection_then_pronoun(analysis)
+
+
+def _selection_then_pronoun(analysis: Analysis) -> Selection | None:
+    """`南昌舰和大连舰中，哪一艘先下水？它是在哪座城市下水的？`: a which-of question ends its sentence and the next one
+    asks about the winner by a pronoun."""
+    if analysis.comparative is None or len(analysis.compared) < 2:
+        return None
+    nq, mapped = analysis.mapped.norm, analysis.mapped
+    for i in range(1, len(nq)):
+        pronoun = next((p for p in RESTART_PRONOUNS if nq.startswith(p, i)), "")
+        if pronoun and any(ch in "？?。；;！!" for ch in mapped.gap(i, i)):
+            if not re.search(r"什么|多少|哪|谁|何|几", nq[i:]):
+                return None
+            aspect, direction = analysis.comparative
+            head = nq[:i]
+            clause_start = max((k.end for k in analysis.mentions if k.end <= i), default=0)
+            return Selection(
+                analysis.comparative_text,
+                aspect,
+                direction,
+                head[clause_start:],
+                "",
+                i + len(pronoun),
+                analysis.compared,
+            )
     return None
 
 
