@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kgreason.data.records import PathTriple
@@ -59,3 +60,20 @@ def ordered_path(chains: list[Chain], checks: list[Check]) -> tuple[PathTriple, 
         out.extend(chk.triples)
         out.extend(chk.derived)
     return dedupe(out)
+
+
+def joined(
+    parts: Sequence[Candidate], answers: tuple[str, ...], keys: tuple[str, ...], answer_type: str, origin: str
+) -> Candidate:
+    """One candidate made of several (the parts of a "respectively" question, the listed names that pass): their
+    evidence in order, as sure as the least sure of them."""
+    return Candidate(
+        answers=answers,
+        answer_keys=keys,
+        answer_type=answer_type,
+        main=dedupe([t for c in parts for t in c.main]),
+        score=min(c.score for c in parts),
+        chains=tuple(ch for c in parts for ch in c.chains),
+        checks=tuple(chk for c in parts for chk in c.checks),
+        origin=origin,
+    )

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from kgreason.kg.index import KGIndex
 from kgreason.reason.analysis import Analysis, listed_names
-from kgreason.reason.candidate import Candidate, dedupe
+from kgreason.reason.candidate import Candidate, joined
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, chain_candidates, key_starts
 from kgreason.reason.lexicon import AMONG_WORDS
@@ -59,17 +59,8 @@ def listed_candidates(
     if analysis.form != "set":
         passed = [max(passed, key=lambda kc: kc[1].score)]
     keys = tuple(k for k, _ in passed)
-    joined = Candidate(
-        answers=tuple(index.name(k) for k in keys),
-        answer_keys=keys,
-        answer_type=answer_type_of(index, keys[0], "entity"),
-        main=dedupe([t for _, c in passed for t in c.main]),
-        score=min(c.score for _, c in passed),
-        chains=tuple(ch for _, c in passed for ch in c.chains),
-        checks=tuple(chk for _, c in passed for chk in c.checks),
-        origin="listed",
-    )
-    return [joined], scored_all
+    names = tuple(index.name(k) for k in keys)
+    return [joined([c for _, c in passed], names, keys, answer_type_of(index, keys[0], "entity"), "listed")], scored_all
 
 
 def _every_hop_supported(verdict: Candidate, scored: list[ScoredChain]) -> bool:

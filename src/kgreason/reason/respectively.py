@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from kgreason.kg.index import KGIndex
 from kgreason.reason.analysis import Analysis, Form, listed_names, residual_words
-from kgreason.reason.candidate import Candidate, dedupe
+from kgreason.reason.candidate import Candidate, joined
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates, key_starts
 from kgreason.reason.lexicon import PART_JOINERS, RESPECTIVELY_WORDS, TIME_PART_ENDINGS
@@ -124,14 +124,4 @@ def respectively_candidates(
         best.append(cands[0])
     answers = tuple(dict.fromkeys(a for c in best for a in c.answers))
     keys = tuple(dict.fromkeys(k for c in best for k in c.answer_keys))
-    joined = Candidate(
-        answers=answers,
-        answer_keys=keys,
-        answer_type=best[0].answer_type,
-        main=dedupe([t for c in best for t in c.main]),
-        score=min(c.score for c in best),
-        chains=tuple(ch for c in best for ch in c.chains),
-        checks=tuple(chk for c in best for chk in c.checks),
-        origin="respectively",
-    )
-    return [joined], scored_all
+    return [joined(best, answers, keys, best[0].answer_type, "respectively")], scored_all
