@@ -26,6 +26,7 @@ import dataclasses
 import itertools
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +39,9 @@ from kgreason.retrieve.base import Embedder
 from kgreason.textqa.context import context_sentences
 from kgreason.textqa.loaders import load_textqa
 from kgreason.textqa.outputs import support_paragraphs, wiki_prediction
-from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS
+from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS, order_paragraphs, paragraph_text
 from kgreason.textqa.records import TextQAItem, TextQASet
-from kgreason.textqa.retrieval import RETRIEVERS
+from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName, bm25_scores, rank_texts
 from kgreason.textqa.run import CONTEXTS, RunSummary, TextQASettings, run_textqa, shown_context
 from kgreason.textqa.score import MusiquePrediction, score_file, score_musique, score_wiki_style
 from kgreason.textqa.support import RULES, complete_support
@@ -210,6 +211,43 @@ def print_row(name: str, path: str, row: dict[str, Any], total: int) -> None:
     )
 
 
+def _f1(predicted: set[Any], gold: set[Any]) -> float:
+    hits = len(predicted & gold)
+    return 2 * hits / (len(predicted) + len(gold)) if hits else 0.0
+
+
+def paragraph_study(data: TextQASet, retriever: RetrieverName, embedder: Embedder | None) -> dict[str, float]:
+    """Without a model: how often the gold paragraphs are the first two / among the first three, by the ranking alone
+    and with the pair chosen by titles and links (`textqa.paragraphs.order_paragraphs`); the share of gold paragraphs
+    among the first three; and the supporting-fact F1 (HotpotQA, 2Wiki) of the chosen pair's first sentences, alone
+    and with each paragraph's best-ranked other sentence (BM25 against the question)."""
+    sums: defaultdict[str, float] = defaultdict(float)
+    for item in data.items:
+        order = rank_texts(item.question, [paragraph_text(p) for p in item.paragraphs], retriever, embedder)
+        ranked = [item.paragraphs[i] for i in order]
+        gold = gold_paragraphs(item)
+        for name, paras in (("ranking", ranked), ("chosen", order_paragraphs(item.question, ranked))):
+            first = [p.index for p in paras]
+            sums[f"{name} pair@2"] += gold <= set(first[:2])
+            sums[f"{name} all@3"] += gold <= set(first[:3])
+            sums[f"{name} recall@3"] += len(gold & set(first[:3])) / max(1, len(gold))
+        if item.dataset == "musique":
+            continue
+        pair = order_paragraphs(item.question, ranked)[:2]
+        leads = {(p.title, 0) for p in pair}
+        best = set(leads)
+        for p in pair:
+            scores = bm25_scores(item.question, [f"{p.title}: {s}" for s in p.sentences])
+            if len(scores) > 1:
+                j = max(range(1, len(scores)), key=lambda k: (scores[k], -k))
+                if scores[j] > 0:
+                    best.add((p.title, j))
+        facts = set(item.supporting_facts)
+        sums["sp_f1 first sentences of the pair"] += _f1(leads, facts)
+        sums["sp_f1 + best other sentence"] += _f1(best, facts)
+    return {k: v / max(1, len(data.items)) for k, v in sums.items()}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
@@ -231,6 +269,12 @@ def main(argv: list[str]) -> int:
         metavar="N",
         help="items per set for the retriever comparison (embedding every sentence is slow here); 0: none",
     )
+    parser.add_argument(
+        "--paragraph-study",
+        action="store_true",
+        help="no model: the choice of paragraphs on each set's --items slice (ranking alone vs titles and links), "
+        "then exit",
+    )
     parser.add_argument("-o", "--output", type=Path, default=Path("runs/textqa_bench"))
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
@@ -244,6 +288,19 @@ def main(argv: list[str]) -> int:
     from kgreason.retrieve.embedder import load_e5_embedder
 
     embedder = load_e5_embedder() if args.compare_retrievers or args.retriever != "bm25" else None
+    if args.paragraph_study:
+        retrievers = RETRIEVERS if embedder is not None else ("bm25",)
+        for name in names:
+            part = load_set(args.data, name)
+            part = dataclasses.replace(part, items=part.items[selected])
+            for r in retrievers:
+                study = paragraph_study(part, r, embedder)
+                print(
+                    f"{name} items {args.items or 'all'} ({len(part.items)}), {r}: "
+                    + ", ".join(f"{k} {v:.3f}" for k, v in study.items()),
+                    flush=True,
+                )
+        return 0
     llm = create_llm(args.llm, LLMConfig.from_env(), progress=lambda m: print(m, file=sys.stderr))
     if llm is None:
         raise KgreasonError("the benchmark needs a model (--llm)")
