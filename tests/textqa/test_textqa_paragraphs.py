@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from textqa_samples import write_json
 
+from kgreason.data.provenance import Sentence, SourcedTriple
+from kgreason.data.records import KGTriple
 from kgreason.llm.fake import FakeLLM
 from kgreason.llm.types import ChatMessage
 from kgreason.textqa.answers import PathAnswer
@@ -159,3 +162,34 @@ def test_run_shows_whole_paragraphs_by_default_and_sentences_on_request(tmp_path
     old = TextQASettings("hotpotqa", "fake", "bm25", 1, False, context="sentences")
     shown_old = shown_context(data.items[0], old, None)
     assert shown_old.paragraphs == () and len(shown_old.sentences) <= 2
+
+
+class SeenSource:
+    """A TripleSource reading one triple (title, says, sentence) from each sentence, recording what it was given."""
+
+    def __init__(self) -> None:
+        self.seen: list[Sentence] = []
+
+    def extract(self, sentences: Sequence[Sentence]) -> list[SourcedTriple]:
+        self.seen.extend(sentences)
+        return [
+            SourcedTriple(KGTriple(f"t{i}", s.doc_id, "", "says", s.text, ""), s.doc_id, s.index, (s.start, s.end))
+            for i, s in enumerate(sentences)
+        ]
+
+
+def test_the_kg_path_reads_the_chosen_paragraphs(tmp_path: Path) -> None:
+    data = load_textqa(write_json(tmp_path / "h.json", [BRIDGE]))
+
+    def model(messages: list[ChatMessage], schema: dict[str, Any]) -> Any:
+        if "triples" in schema["properties"]:
+            ids = re.findall(r"^\[(T\d+)\] \((.*)\)$", messages[-1].content, re.MULTILINE)
+            return {"triples": [i for i, t in ids if "born in" in t][:1] or [ids[0][0]], "answer": "Lyon"}
+        return reader(messages, schema)
+
+    source = SeenSource()
+    settings = TextQASettings("hotpotqa", "fake", "bm25", 1, True, paragraphs=2)
+    summary = run_textqa(data, tmp_path / "out", settings, FakeLLM(model), triple_source=source)
+    assert {s.doc_id for s in source.seen} == {"Film X", "Anne Dupont (director)"} and len(source.seen) == 5
+    kg = summary.outcomes[0].answers["kg"]
+    assert kg.paragraphs == (2, 1) and kg.answer == "Lyon"
