@@ -259,7 +259,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--kg-limit", type=int, default=None, help="questions per set on the KG path (default --limit)")
     parser.add_argument("--retriever", default="bm25", choices=RETRIEVERS)
     parser.add_argument("--top-k", type=int, default=6)
-    parser.add_argument("--context", default="paragraphs", choices=CONTEXTS, help="what the reader is shown")
+    parser.add_argument("--context", default="sentences", choices=CONTEXTS, help="what the reader is shown")
     parser.add_argument("--paragraphs", type=int, default=DEFAULT_PARAGRAPHS, help="paragraphs shown whole")
     parser.add_argument("--second-round", action="store_true", help="baseline: retrieve again with the first answers")
     parser.add_argument(

@@ -1,6 +1,6 @@
 """Whole paragraphs for the reader (`textqa.paragraphs`) and the `paragraphs` completion rule (`textqa.support`):
 the choice of the question's pair (comparison by titles, bridge by links), the completion to two paragraphs, and the
-run with the paragraph context (the default) against the ranked-sentences one."""
+run with the paragraph context against the ranked-sentences one (the default)."""
 
 from __future__ import annotations
 
@@ -141,10 +141,10 @@ def reader(messages: list[ChatMessage], schema: dict[str, Any]) -> Any:
     return {"steps": [{"question": "Where was she born?", "answer": "Lyon", "sentences": cited}], "answer": "Lyon"}
 
 
-def test_run_shows_whole_paragraphs_by_default_and_sentences_on_request(tmp_path: Path) -> None:
+def test_run_shows_whole_paragraphs_on_request_and_ranked_sentences_by_default(tmp_path: Path) -> None:
     data = load_textqa(write_json(tmp_path / "h.json", [BRIDGE]))
-    settings = TextQASettings("hotpotqa", "fake", "bm25", 1, False, paragraphs=2)
-    assert settings.context == "paragraphs"
+    assert TextQASettings("hotpotqa", "fake", "bm25", 1, False).context == "sentences"
+    settings = TextQASettings("hotpotqa", "fake", "bm25", 1, False, context="paragraphs", paragraphs=2)
     shown = shown_context(data.items[0], settings, None)
     assert {s.paragraph.title for s in shown.sentences} == {"Film X", "Anne Dupont (director)"}
     assert len(shown.sentences) == 5 and shown.paragraphs == (2, 1)
@@ -158,8 +158,8 @@ def test_run_shows_whole_paragraphs_by_default_and_sentences_on_request(tmp_path
     cited = json.loads((tmp_path / "out/baseline/prediction.cited.json").read_text(encoding="utf-8"))
     assert cited["sp"]["b1"] == [["Anne Dupont (director)", 1]]
     assert full["sp"] == cited["sp"]  # no completion rule is on by default with whole paragraphs
-    # the ranked-sentences context stays selectable: one sentence + its paragraph's first, nothing recorded
-    old = TextQASettings("hotpotqa", "fake", "bm25", 1, False, context="sentences")
+    # the ranked-sentences context (the default): one sentence + its paragraph's first, no paragraphs recorded
+    old = TextQASettings("hotpotqa", "fake", "bm25", 1, False)
     shown_old = shown_context(data.items[0], old, None)
     assert shown_old.paragraphs == () and len(shown_old.sentences) <= 2
 
@@ -188,7 +188,7 @@ def test_the_kg_path_reads_the_chosen_paragraphs(tmp_path: Path) -> None:
         return reader(messages, schema)
 
     source = SeenSource()
-    settings = TextQASettings("hotpotqa", "fake", "bm25", 1, True, paragraphs=2)
+    settings = TextQASettings("hotpotqa", "fake", "bm25", 1, True, context="paragraphs", paragraphs=2)
     summary = run_textqa(data, tmp_path / "out", settings, FakeLLM(model), triple_source=source)
     assert {s.doc_id for s in source.seen} == {"Film X", "Anne Dupont (director)"} and len(source.seen) == 5
     kg = summary.outcomes[0].answers["kg"]

@@ -107,7 +107,7 @@ def run_command(
             help="What the model reads: 'paragraphs' (the question's likeliest paragraphs whole) or 'sentences' "
             "(the top-ranked sentences with their paragraphs' first).",
         ),
-    ] = "paragraphs",
+    ] = "sentences",
     paragraphs: Annotated[
         int, typer.Option("--paragraphs", min=1, help="Paragraphs shown whole (--context paragraphs).")
     ] = DEFAULT_PARAGRAPHS,
