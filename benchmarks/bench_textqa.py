@@ -4,7 +4,8 @@
     .venv/bin/python benchmarks/bench_textqa.py --sets 2wiki --paths baseline,kg -o runs/textqa_bench
 
 For each set: the recall of the gold supporting sentences (MuSiQue: paragraphs) among the sentences shown to the reader,
-for each retriever (no model needed), then `kgreason textqa run` on the first `--limit` questions (or the `--items
+for each retriever (no model needed; with `--context paragraphs`, the default, also how often both gold paragraphs are
+the first two chosen), then `kgreason textqa run` on the first `--limit` questions (or the `--items
 START:END` slice) by each path of `--paths`: `baseline` (retrieved sentences + LLM reader; with `--second-round`, one
 more retrieval with the first answers) and `kg` (triples read from the retrieved sentences by `kgreason extract`'s
 reader, `ExtractorSource`, + an LLM choosing evidence triples), scored with the set's official metrics: answer EM/F1,
@@ -25,6 +26,7 @@ import dataclasses
 import itertools
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +39,10 @@ from kgreason.retrieve.base import Embedder
 from kgreason.textqa.context import context_sentences
 from kgreason.textqa.loaders import load_textqa
 from kgreason.textqa.outputs import support_paragraphs, wiki_prediction
-from kgreason.textqa.records import TextQASet
-from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName, rank_sentences, select_context
-from kgreason.textqa.run import RunSummary, TextQASettings, run_textqa
+from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS, order_paragraphs, paragraph_text
+from kgreason.textqa.records import TextQAItem, TextQASet
+from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName, bm25_scores, rank_texts
+from kgreason.textqa.run import CONTEXTS, RunSummary, TextQASettings, run_textqa, shown_context
 from kgreason.textqa.score import MusiquePrediction, score_file, score_musique, score_wiki_style
 from kgreason.textqa.support import RULES, complete_support
 
@@ -67,22 +70,41 @@ def load_set(data: Path, name: str) -> TextQASet:
     return TextQASet(parts[0].dataset, tuple(items), tuple(w for p in parts for w in p.warnings))
 
 
+def gold_paragraphs(item: TextQAItem) -> set[int]:
+    """Indices of the paragraphs holding a gold supporting fact (MuSiQue: the supporting paragraphs)."""
+    if item.dataset == "musique":
+        return set(item.supporting_paragraphs)
+    titles = {title for title, _ in item.supporting_facts}
+    return {p.index for p in item.paragraphs if p.title in titles}
+
+
 def retrieval_recall(
-    data: TextQASet, retriever: RetrieverName, top_k: int, embedder: Embedder | None, limit: int
-) -> float:
-    """Mean share of the gold supporting sentences (MuSiQue: paragraphs) among the sentences shown to the reader."""
-    shares = []
+    data: TextQASet, settings: TextQASettings, embedder: Embedder | None, limit: int
+) -> dict[str, float]:
+    """Mean share of the gold supporting sentences (MuSiQue: paragraphs) among the sentences shown to the reader;
+    with whole paragraphs also the share of questions whose gold paragraphs are all among the first two chosen
+    (`pair`) and among all shown (`all`), and the sentences shown per question."""
+    shares, pairs, alls, shown_counts = [], [], [], []
     for item in data.items[:limit]:
-        shown = select_context(rank_sentences(item.question, context_sentences(item), retriever, embedder), top_k)
+        shown = shown_context(item, settings, embedder)
         if item.dataset == "musique":
             gold: set[Any] = set(item.supporting_paragraphs)
-            got: set[Any] = {s.paragraph.index for s in shown}
+            got: set[Any] = {s.paragraph.index for s in shown.sentences}
         else:
             gold = set(item.supporting_facts)
-            got = {(s.paragraph.title, s.sentence.index) for s in shown}
+            got = {(s.paragraph.title, s.sentence.index) for s in shown.sentences}
         if gold:
             shares.append(len(gold & got) / len(gold))
-    return sum(shares) / len(shares) if shares else 0.0
+        golden = gold_paragraphs(item)
+        pairs.append(float(golden <= set(shown.paragraphs[:2])))
+        alls.append(float(golden <= set(shown.paragraphs)))
+        shown_counts.append(len(shown.sentences))
+    out = {"recall": sum(shares) / len(shares) if shares else 0.0}
+    if settings.context == "paragraphs" and pairs:
+        out["pair"] = sum(pairs) / len(pairs)
+        out["all"] = sum(alls) / len(alls)
+    out["shown"] = sum(shown_counts) / max(1, len(shown_counts))
+    return out
 
 
 def parse_slice(text: str | None) -> slice:
@@ -189,6 +211,43 @@ def print_row(name: str, path: str, row: dict[str, Any], total: int) -> None:
     )
 
 
+def _f1(predicted: set[Any], gold: set[Any]) -> float:
+    hits = len(predicted & gold)
+    return 2 * hits / (len(predicted) + len(gold)) if hits else 0.0
+
+
+def paragraph_study(data: TextQASet, retriever: RetrieverName, embedder: Embedder | None) -> dict[str, float]:
+    """Without a model: how often the gold paragraphs are the first two / among the first three, by the ranking alone
+    and with the pair chosen by titles and links (`textqa.paragraphs.order_paragraphs`); the share of gold paragraphs
+    among the first three; and the supporting-fact F1 (HotpotQA, 2Wiki) of the chosen pair's first sentences, alone
+    and with each paragraph's best-ranked other sentence (BM25 against the question)."""
+    sums: defaultdict[str, float] = defaultdict(float)
+    for item in data.items:
+        order = rank_texts(item.question, [paragraph_text(p) for p in item.paragraphs], retriever, embedder)
+        ranked = [item.paragraphs[i] for i in order]
+        gold = gold_paragraphs(item)
+        for name, paras in (("ranking", ranked), ("chosen", order_paragraphs(item.question, ranked))):
+            first = [p.index for p in paras]
+            sums[f"{name} pair@2"] += gold <= set(first[:2])
+            sums[f"{name} all@3"] += gold <= set(first[:3])
+            sums[f"{name} recall@3"] += len(gold & set(first[:3])) / max(1, len(gold))
+        if item.dataset == "musique":
+            continue
+        pair = order_paragraphs(item.question, ranked)[:2]
+        leads = {(p.title, 0) for p in pair}
+        best = set(leads)
+        for p in pair:
+            scores = bm25_scores(item.question, [f"{p.title}: {s}" for s in p.sentences])
+            if len(scores) > 1:
+                j = max(range(1, len(scores)), key=lambda k: (scores[k], -k))
+                if scores[j] > 0:
+                    best.add((p.title, j))
+        facts = set(item.supporting_facts)
+        sums["sp_f1 first sentences of the pair"] += _f1(leads, facts)
+        sums["sp_f1 + best other sentence"] += _f1(best, facts)
+    return {k: v / max(1, len(data.items)) for k, v in sums.items()}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
@@ -200,6 +259,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--kg-limit", type=int, default=None, help="questions per set on the KG path (default --limit)")
     parser.add_argument("--retriever", default="bm25", choices=RETRIEVERS)
     parser.add_argument("--top-k", type=int, default=6)
+    parser.add_argument("--context", default="sentences", choices=CONTEXTS, help="what the reader is shown")
+    parser.add_argument("--paragraphs", type=int, default=DEFAULT_PARAGRAPHS, help="paragraphs shown whole")
     parser.add_argument("--second-round", action="store_true", help="baseline: retrieve again with the first answers")
     parser.add_argument(
         "--compare-retrievers",
@@ -207,6 +268,12 @@ def main(argv: list[str]) -> int:
         default=20,
         metavar="N",
         help="items per set for the retriever comparison (embedding every sentence is slow here); 0: none",
+    )
+    parser.add_argument(
+        "--paragraph-study",
+        action="store_true",
+        help="no model: the choice of paragraphs on each set's --items slice (ranking alone vs titles and links), "
+        "then exit",
     )
     parser.add_argument("-o", "--output", type=Path, default=Path("runs/textqa_bench"))
     args = parser.parse_args(argv)
@@ -221,6 +288,19 @@ def main(argv: list[str]) -> int:
     from kgreason.retrieve.embedder import load_e5_embedder
 
     embedder = load_e5_embedder() if args.compare_retrievers or args.retriever != "bm25" else None
+    if args.paragraph_study:
+        retrievers = RETRIEVERS if embedder is not None else ("bm25",)
+        for name in names:
+            part = load_set(args.data, name)
+            part = dataclasses.replace(part, items=part.items[selected])
+            for r in retrievers:
+                study = paragraph_study(part, r, embedder)
+                print(
+                    f"{name} items {args.items or 'all'} ({len(part.items)}), {r}: "
+                    + ", ".join(f"{k} {v:.3f}" for k, v in study.items()),
+                    flush=True,
+                )
+        return 0
     llm = create_llm(args.llm, LLMConfig.from_env(), progress=lambda m: print(m, file=sys.stderr))
     if llm is None:
         raise KgreasonError("the benchmark needs a model (--llm)")
@@ -229,6 +309,8 @@ def main(argv: list[str]) -> int:
         "retriever": args.retriever,
         "top_k": args.top_k,
         "second_round": args.second_round,
+        "context": args.context,
+        "paragraphs": args.paragraphs,
         "items": args.items,
         "sets": {},
     }
@@ -236,15 +318,22 @@ def main(argv: list[str]) -> int:
     try:
         for name in names:
             whole = load_set(args.data, name)
-            recall: dict[str, float] = {"bm25": retrieval_recall(whole, "bm25", args.top_k, None, len(whole.items))}
+            base = TextQASettings(name, args.llm, "bm25", args.top_k, False, False, args.context, args.paragraphs)
+            recall = {"bm25": retrieval_recall(whole, base, None, len(whole.items))}
             if embedder is not None and args.compare_retrievers:
                 for r in RETRIEVERS:
                     recall[f"{r}@{args.compare_retrievers}"] = retrieval_recall(
-                        whole, r, args.top_k, embedder, args.compare_retrievers
+                        whole, dataclasses.replace(base, retriever=r), embedder, args.compare_retrievers
                     )
             print(
-                f"{name}: {len(whole.items)} items; recall of gold support among shown sentences: "
-                + ", ".join(f"{k} {v:.3f}" for k, v in recall.items()),
+                f"{name}: {len(whole.items)} items, shown {args.context}; gold support among the shown sentences"
+                + (
+                    " (pair: both gold paragraphs the first two chosen; all: among those shown)"
+                    if args.context == "paragraphs"
+                    else ""
+                )
+                + ": "
+                + "; ".join(f"{k} " + " ".join(f"{m} {v:.3f}" for m, v in r.items()) for k, r in recall.items()),
                 flush=True,
             )
             data = dataclasses.replace(whole, items=whole.items[selected])
@@ -256,7 +345,9 @@ def main(argv: list[str]) -> int:
                 if path not in paths:
                     continue
                 second = args.second_round and not kg
-                settings = TextQASettings(name, args.llm, args.retriever, args.top_k, kg, second)
+                settings = TextQASettings(
+                    name, args.llm, args.retriever, args.top_k, kg, second, args.context, args.paragraphs
+                )
                 folder = args.output / (f"{name}+kg" if kg else name)
                 started = time.monotonic()
                 run = run_textqa(

@@ -86,3 +86,11 @@ def test_run_second_round_option_reaches_the_journal(tmp_path: Path) -> None:
     first = json.loads((tmp_path / "out/textqa.journal.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert first["settings"]["second_round"] is True
     assert again.returncode == 2 and "second_round: true -> false" in again.stderr
+
+
+def test_run_refuses_an_unknown_context(tmp_path: Path) -> None:
+    data = write_json(tmp_path / "h.json", HOTPOT)
+    proc = kgreason(tmp_path, "run", data, "-o", tmp_path / "out", "--context", "chapters")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "--context must be one of paragraphs, sentences, got 'chapters'" in proc.stderr
+    assert not (tmp_path / "out").exists()

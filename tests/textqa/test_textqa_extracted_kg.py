@@ -43,7 +43,7 @@ def test_the_kg_path_reads_grounded_triples_from_the_retrieved_sentences(tmp_pat
     data = load_textqa(write_jsonl(tmp_path / "w.jsonl", TWOWIKI))
     llm = FakeLLM(model)
     source = ExtractorSource(llm)
-    settings = TextQASettings(dataset="2wiki", llm="fake", retriever="bm25", top_k=8, kg_path=True)
+    settings = TextQASettings(dataset="2wiki", llm="fake", retriever="bm25", top_k=8, kg_path=True, context="sentences")
     summary = run_textqa(data, tmp_path / "out", settings, llm, triple_source=source)
     kg = summary.outcomes[0].answers["kg"]
     assert kg.answer == "Marie Dupont"

@@ -61,7 +61,8 @@ class FakeTriples:
 
 
 def settings(dataset: str, *, kg: bool = False) -> TextQASettings:
-    return TextQASettings(dataset=dataset, llm="fake", retriever="bm25", top_k=8, kg_path=kg)
+    """The ranked-sentences context (the paragraph context is tested in test_textqa_paragraphs.py)."""
+    return TextQASettings(dataset=dataset, llm="fake", retriever="bm25", top_k=8, kg_path=kg, context="sentences")
 
 
 def test_hotpot_run_writes_both_formats_and_scores(tmp_path: Path) -> None:
@@ -105,7 +106,12 @@ def test_resume_skips_done_questions_and_refuses_other_settings(tmp_path: Path) 
         fh.write('{"kind": "question", "id": "h9", "answ')  # a torn last line is skipped
     assert len(run_textqa(data, tmp_path / "out", settings("hotpotqa"), FakeLLM(reader)).outcomes) == 2
     with pytest.raises(KgreasonError, match="top_k: 8 -> 3"):
-        run_textqa(data, tmp_path / "out", TextQASettings("hotpotqa", "fake", "bm25", 3, False), FakeLLM(reader))
+        run_textqa(
+            data,
+            tmp_path / "out",
+            TextQASettings("hotpotqa", "fake", "bm25", 3, False, context="sentences"),
+            FakeLLM(reader),
+        )
 
 
 def test_failed_calls_give_empty_answers_and_count(tmp_path: Path) -> None:

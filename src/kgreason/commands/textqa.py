@@ -17,9 +17,10 @@ from kgreason.llm.factory import close_llm, llm_accounting
 from kgreason.retrieve.base import Embedder
 from kgreason.text.terminal import safe_text
 from kgreason.textqa.loaders import FORMATS, load_textqa
+from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS
 from kgreason.textqa.records import TextQASet
 from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName
-from kgreason.textqa.run import RunSummary, TextQASettings, run_textqa
+from kgreason.textqa.run import CONTEXTS, RunSummary, TextQASettings, run_textqa
 from kgreason.textqa.score import TextQAScore, score_file
 from kgreason.textqa.unified import to_unified
 
@@ -97,10 +98,24 @@ def run_command(
     llm: Annotated[str, typer.Option("--llm", help=LLM_HELP)] = "embedded",
     fmt: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "auto",
     retriever: Annotated[
-        str, typer.Option("--retriever", help=f"Sentence ranking: {' | '.join(RETRIEVERS)}.")
+        str, typer.Option("--retriever", help=f"Ranking of paragraphs or sentences: {' | '.join(RETRIEVERS)}.")
     ] = "bm25",
+    context: Annotated[
+        str,
+        typer.Option(
+            "--context",
+            help="What the model reads: 'paragraphs' (the question's likeliest paragraphs whole) or 'sentences' "
+            "(the top-ranked sentences with their paragraphs' first).",
+        ),
+    ] = "sentences",
+    paragraphs: Annotated[
+        int, typer.Option("--paragraphs", min=1, help="Paragraphs shown whole (--context paragraphs).")
+    ] = DEFAULT_PARAGRAPHS,
     top_k: Annotated[
-        int, typer.Option("--top-k", min=1, help="Sentences shown to the model (plus their paragraphs' first).")
+        int,
+        typer.Option(
+            "--top-k", min=1, help="Sentences shown (--context sentences), plus their paragraphs' first ones."
+        ),
     ] = 6,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N questions.")] = None,
     no_resume: Annotated[bool, typer.Option("--no-resume", help="Start over instead of resuming.")] = False,
@@ -126,12 +141,21 @@ def run_command(
     prediction.jsonl (MuSiQue); print the official scores when the file has gold answers. Resumes if interrupted."""
     if retriever not in RETRIEVERS:
         raise KgreasonError(f"--retriever must be one of {', '.join(RETRIEVERS)}, got {retriever!r}")
+    if context not in CONTEXTS:
+        raise KgreasonError(f"--context must be one of {', '.join(CONTEXTS)}, got {context!r}")
     if llm.strip() == "none":
         raise KgreasonError("textqa run needs a model to read the sentences: --llm embedded | openai:URL#MODEL | …")
     data = _load(data_file, fmt)
     err = _err()
     settings = TextQASettings(
-        data.dataset, llm, _retriever(retriever), top_k, kg_path=kg_path, second_round=second_round
+        data.dataset,
+        llm,
+        _retriever(retriever),
+        top_k,
+        kg_path=kg_path,
+        second_round=second_round,
+        context="sentences" if context == "sentences" else "paragraphs",
+        paragraphs=paragraphs,
     )
     embedder = _embedder(settings.retriever)
     model = open_llm(llm)

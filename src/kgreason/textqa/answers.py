@@ -29,6 +29,8 @@ class PathAnswer:
     shown: int  # sentences (baseline) or triples (KG path) shown to the model
     failure: str | None = None  # the LLM failure kind, None when it answered
     rounds: int = 1  # reader calls that produced this answer (2 after a second retrieval round)
+    # Paragraph indices shown whole to the reader, in the order the program chose them (empty: ranked sentences shown)
+    paragraphs: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -41,6 +43,7 @@ class PathAnswer:
             "shown": self.shown,
             "failure": self.failure,
             "rounds": self.rounds,
+            "paragraphs": list(self.paragraphs),
         }
 
     @classmethod
@@ -57,4 +60,5 @@ class PathAnswer:
             shown=int(data.get("shown", 0)),
             failure=data.get("failure"),
             rounds=int(data.get("rounds", 1)),
+            paragraphs=tuple(int(i) for i in data.get("paragraphs", [])),
         )

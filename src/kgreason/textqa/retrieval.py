@@ -113,17 +113,17 @@ def passage_text(sentence: ContextSentence) -> str:
     return f"{sentence.paragraph.title}: {sentence.text}"
 
 
-def bm25_scores(question: str, sentences: Sequence[ContextSentence]) -> list[float]:
-    if not sentences:
+def bm25_scores(question: str, texts: Sequence[str]) -> list[float]:
+    if not texts:
         return []
-    return BM25([passage_text(s) for s in sentences], tokenize=english_words).scores(question)
+    return BM25(list(texts), tokenize=english_words).scores(question)
 
 
-def embed_scores(question: str, sentences: Sequence[ContextSentence], embedder: Embedder) -> list[float]:
-    if not sentences:
+def embed_scores(question: str, texts: Sequence[str], embedder: Embedder) -> list[float]:
+    if not texts:
         return []
     q = embedder.embed_queries([question])[0]
-    vectors = embedder.embed_passages([passage_text(s) for s in sentences])
+    vectors = embedder.embed_passages(list(texts))
     return [float(x) for x in np.asarray(vectors @ q)]
 
 
@@ -136,6 +136,25 @@ def _ranks(scores: Sequence[float]) -> list[int]:
     return ranks
 
 
+def rank_texts(
+    question: str, texts: Sequence[str], retriever: RetrieverName, embedder: Embedder | None = None
+) -> list[int]:
+    """Positions of `texts`, most relevant to the question first (ties keep reading order)."""
+    if retriever != "bm25" and embedder is None:
+        raise ValueError(f"retriever {retriever!r} needs an embedder")
+    if retriever == "bm25":
+        fused = bm25_scores(question, texts)
+    elif retriever == "embed":
+        assert embedder is not None
+        fused = embed_scores(question, texts, embedder)
+    else:
+        assert embedder is not None
+        lexical = _ranks(bm25_scores(question, texts))
+        dense = _ranks(embed_scores(question, texts, embedder))
+        fused = [1.0 / (RRF_K + a) + 1.0 / (RRF_K + b) for a, b in zip(lexical, dense, strict=True)]
+    return sorted(range(len(texts)), key=lambda i: (-fused[i], i))
+
+
 def rank_sentences(
     question: str,
     sentences: Sequence[ContextSentence],
@@ -143,19 +162,7 @@ def rank_sentences(
     embedder: Embedder | None = None,
 ) -> list[ContextSentence]:
     """All sentences, most relevant first."""
-    if retriever != "bm25" and embedder is None:
-        raise ValueError(f"retriever {retriever!r} needs an embedder")
-    if retriever == "bm25":
-        fused = bm25_scores(question, sentences)
-    elif retriever == "embed":
-        assert embedder is not None
-        fused = embed_scores(question, sentences, embedder)
-    else:
-        assert embedder is not None
-        lexical = _ranks(bm25_scores(question, sentences))
-        dense = _ranks(embed_scores(question, sentences, embedder))
-        fused = [1.0 / (RRF_K + a) + 1.0 / (RRF_K + b) for a, b in zip(lexical, dense, strict=True)]
-    order = sorted(range(len(sentences)), key=lambda i: (-fused[i], i))
+    order = rank_texts(question, [passage_text(s) for s in sentences], retriever, embedder)
     return [sentences[i] for i in order]
 
 
