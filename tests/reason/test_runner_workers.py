@@ -107,3 +107,38 @@ def test_a_stop_with_questions_in_flight_loses_nothing_finished_and_the_resume_a
     run_dataset(ds, second, out, workers=4)
     assert sorted(second.asked) == sorted(set(ids) - set(journal))  # nothing finished is asked again
     assert out.read_bytes() == reference.read_bytes()  # and the result is the uninterrupted run's
+
+
+def test_no_journal_line_follows_once_the_caller_takes_the_gate(tmp_path: Path) -> None:
+    # after a stop the CLI rebuilds result.json from the journal while the run's thread may still write answers
+    # finished meanwhile; holding the gate, it knows no line follows (a run under load once wrote five after it)
+    ds = make_dataset(QUESTIONS * 2)
+    ids = [q.query_id for q in ds.questions]
+    out = tmp_path / "run" / "result.json"
+    trace = out.with_name("result.trace.jsonl")
+    stop, hold, gate = threading.Event(), threading.Event(), threading.Lock()
+    slow = SlowOn(ds, ASK_ALWAYS, llm=FakeLLM(first_id, delay=0.05), slow=ids[2], hold=hold)
+    taken = threading.Event()
+
+    def on_question(q: Question, entry: dict[str, Any]) -> None:
+        if q.query_id == ids[1]:
+            time.sleep(0.5)  # the questions after the hanging one finish meanwhile
+            gate.acquire()  # the caller takes the gate before the run hands over what finished after the stop
+            stop.set()
+            taken.set()
+
+    runner = threading.Thread(
+        target=run_dataset,
+        args=(ds, slow, out),
+        kwargs={"workers": 4, "stop": stop, "on_question": on_question, "journal_gate": gate},
+        daemon=True,
+    )
+    runner.start()
+    assert taken.wait(30)
+    lines_when_taken = len(read_journal(trace))
+    time.sleep(0.5)  # the run's thread would write the answers finished after the hanging question now
+    assert len(read_journal(trace)) == lines_when_taken == 2
+    gate.release()
+    hold.set()
+    runner.join(30)
+    assert len(read_journal(trace)) > 2  # released, it writes them: the gate only holds them back

@@ -256,6 +256,7 @@ def run(
         )
         summary = RunSummary()
         stop = threading.Event()
+        journal_gate = threading.Lock()  # taken for good after a stop, before result.json is rebuilt
         progress = RunProgress(err, live=sys.stderr.isatty())
 
         def job() -> RunSummary:
@@ -276,6 +277,7 @@ def run(
                 summary=summary,
                 workers=workers,
                 shard=part,
+                journal_gate=journal_gate,
             )
 
         with progress:
@@ -293,7 +295,7 @@ def run(
         }
         record = _Record(record_path, base, started, fresh, llm_accounting(model))
         if interrupted is not None:
-            _finish_interrupted(err, interrupted, summary, dataset, result_path, trace_path, record)
+            _finish_interrupted(err, interrupted, summary, dataset, result_path, trace_path, record, journal_gate)
         code = _report(err, summary, record.accounting, trace_path)
         record.write(summary, "complete" if code == 0 else "incomplete", code)
         say(f"wrote {result_path}, {trace_path} and {record_path}")
@@ -358,11 +360,17 @@ def _finish_interrupted(
     result_path: Path,
     trace_path: Path,
     record: _Record,
+    journal_gate: threading.Lock,
 ) -> None:
     """Ctrl-C: write what is done (result.json, the run record), say how to go on, and end with status 130 —
     at once, without waiting for a model call still in flight on the worker thread."""
     say = _printer(err)
     summary.interrupted = True
+    if not interrupted.stopped:
+        # the run's thread may still be writing answers finished after the stop: no journal line after this one,
+        # so result.json rebuilt from the journal holds every answer the journal does (the lock is never released:
+        # the process ends below)
+        journal_gate.acquire()
     # The journal is the record of what was answered: result.json is rebuilt from it whether or not the run's
     # thread ended (with workers, result.json was seen to lag the journal by the answers finished after the stop).
     written = write_result_from_journal(dataset, result_path, trace_path)

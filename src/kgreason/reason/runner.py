@@ -30,7 +30,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -326,6 +326,7 @@ def run_dataset(
     summary: RunSummary | None = None,
     workers: int = 1,
     shard: Shard | None = None,
+    journal_gate: threading.Lock | None = None,
 ) -> RunSummary:
     """Answer the selected questions, appending to the trace and writing `output` atomically.
 
@@ -333,7 +334,9 @@ def run_dataset(
     existing one before resuming (`KgreasonError` when they differ). `retry_failed` asks again the resumed
     questions whose model call had failed. `summary`, when given, is filled in place as the run goes (a caller on
     another thread can read the counts of an interrupted run). `workers` questions are answered at once (the
-    reasoner's LLM calls then overlap; see the module's note)."""
+    reasoner's LLM calls then overlap; see the module's note). Each journal line is written holding `journal_gate`:
+    a caller that takes it (and keeps it) after a stop can rebuild `output` from the journal knowing that no line
+    will follow."""
     check_workers(workers)
     trace_path = trace_path or default_trace_path(output)
     with exclusive_outputs(output, trace_path):  # a second run to the same output is refused, naming this one
@@ -356,6 +359,7 @@ def run_dataset(
             summary=summary,
             workers=workers,
             shard=shard,
+            journal_gate=journal_gate,
         )
 
 
@@ -378,6 +382,7 @@ def _run_locked(
     summary: RunSummary | None,
     workers: int,
     shard: Shard | None,
+    journal_gate: threading.Lock | None,
 ) -> RunSummary:
     selected = select_questions(dataset, only, limit, shard)
     if resume and settings is not None:  # again, under the lock: another run may have started the journal since
@@ -416,12 +421,14 @@ def _run_locked(
     try:
         with _journal(trace_path, resume, settings, journal.torn_tail_at) as fh:
             answers = ordered_map(lambda q: _answer(reasoner, q), todo, workers=workers, stop=stop, on_start=on_begin)
+            gate = journal_gate or nullcontext()
             for q, answered in answers:
-                entries[q.query_id] = answered.entry
-                _tally(q, answered, records, summary)
-                fh.write(journal_line(answered.entry))
-                fh.flush()
-                written += 1
+                with gate:
+                    entries[q.query_id] = answered.entry
+                    _tally(q, answered, records, summary)
+                    fh.write(journal_line(answered.entry))
+                    fh.flush()
+                    written += 1
                 if on_question is not None:
                     on_question(q, answered.entry)
                 if written % save_every == 0:
