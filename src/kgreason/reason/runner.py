@@ -17,7 +17,8 @@
 - `workers` > 1 answers that many questions at once (for a served model: while one waits for the server, another
   runs; `kgreason.parallel`). The journal, `result.json` and the summary are still written in question order from
   this thread, so they are the same for every number of workers; on `stop`, answers finished after a question still
-  in flight are written too (nothing done is lost, nothing is asked twice on the resume).
+  in flight are written too (nothing done is lost, nothing is asked twice on the resume), until the caller takes
+  `journal_gate` to rebuild `result.json` from the journal: no line is written after that.
 - A failed write (disk full, permissions) is a `KgreasonError` naming the file; the trace keeps what was answered.
 """
 
