@@ -42,6 +42,10 @@ class DateValue:
     def overlaps(self, other: DateValue) -> bool:
         return self.lo <= other.hi and other.lo <= self.hi
 
+    def same_days(self, other: DateValue) -> bool:
+        """The same interval of days, however each is spelled (`1942 年 6 月 5 日` and `1942年6月5日`)."""
+        return (self.lo, self.hi) == (other.lo, other.hi)
+
 
 def _days_in_month(year: int, month: int) -> int:
     # The Gregorian leap-year pattern repeats every 400 years; this keeps calendar happy for year <= 0.

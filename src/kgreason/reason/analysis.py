@@ -16,6 +16,7 @@ from kgreason.reason.lexicon import (
     ALREADY_WORDS,
     BOOL_WORDS,
     CAMP_MARKERS,
+    CATEGORY_QUESTION_PATTERNS,
     COMPARATIVE_WORDS,
     COORDINATORS,
     COPULAS,
@@ -135,6 +136,7 @@ class Analysis:
     # `由哪家设计机构研制的`): a kind the question names that the program cannot match; "" when none
     unknown_kind: str = ""
     asks_sibling: bool = False  # `与大连舰同一天入列的…`: the answer shares a node with a named one
+    asks_category: bool = False  # `哪一类导弹`: the kind itself is asked, not a member of it
 
     def mention_keys(self) -> list[str]:
         return list(dict.fromkeys(m.key for m in self.mentions))
@@ -165,7 +167,13 @@ def detect_form(
     nq: str, mentions: list[Mention], mapped: MappedText | None = None
 ) -> tuple[Form, tuple[str, str] | None]:
     """The answer form from the normalised question (see docs/annotation.md for the answer_type of each)."""
-    comparative = _comparative(nq, mentions, mapped)
+    return _form(nq, _comparative(nq, mentions, mapped))
+
+
+def _form(
+    nq: str, comparative: tuple[str, str, int, int, tuple[str, ...]] | None
+) -> tuple[Form, tuple[str, str] | None]:
+    """`detect_form` given the question's which-of comparison (`_comparative`), found once by the caller."""
     if _is_yes_no(nq):
         return "bool", None
     if comparative is not None:
@@ -217,14 +225,12 @@ def _comparative(
     for group in listed_names(nq, mentions, mapped):  # `A、B和C中…最早`: every name of the list is compared
         last = group[-1]
         # the comparison after the question word (`A和B哪个更早`), else between the names and it (`A和B中射程最远的
-        # 是哪一种`)
-        tails = [max(last.end, qm.end()) if qm.start() >= last.end else last.end]
-        if qm.start() > last.end:
-            tails.append(last.end)
-        for tail_start in tails:
-            between_names_and_question = tail_start == last.end and len(tails) == 2
-            tail = nq[last.end : qm.start()] if between_names_and_question else nq[tail_start:]
-            # a superlative says it too (`A和B中射程最远的是哪一种`, `A、B中哪一份的数量最多`)
+        # 是哪一种`); a superlative says it too (`A、B中哪一份的数量最多`)
+        if qm.start() < last.end:
+            tails = [(last.end, nq[last.end :])]
+        else:
+            tails = [(qm.end(), nq[qm.end() :]), (last.end, nq[last.end : qm.start()])]
+        for tail_start, tail in tails:
             found = _comparison_in(nq, tail, tail_start, _COMPARISON_WORDS)
             if found is not None:
                 return (*found, tuple(m.key for m in group))
@@ -390,10 +396,10 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             out.extend(_continued_window(q, mentions, index, m.key, end))
             continue
         # `X发生时，Y是否已经完成…`: what is asked had happened by X's date
-        wm = re.match(r"([\u4e00-\u9fff]{0,4}?)(" + "|".join(WHEN_WORDS) + ")", after)
+        wm = _WHEN.match(after)
         if (
             wm
-            and re.search("|".join(ALREADY_WORDS), nq[m.end + wm.end() :])
+            and _has_any(nq[m.end + wm.end() :], ALREADY_WORDS)
             and _clause_start(q, m.end + wm.end()) == m.end + wm.end()  # `时` ends its clause (not `时速`)
             and any(index.date(e.dst) for e in index.value_edges(m.key))
         ):
@@ -403,6 +409,10 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             )
     out.extend(_described_bounds(q, mentions, index, out))
     return out
+
+
+_ASKS_CATEGORY = re.compile("|".join(CATEGORY_QUESTION_PATTERNS))
+_WHEN = re.compile(r"([\u4e00-\u9fff]{0,4}?)(" + "|".join(WHEN_WORDS) + ")")  # `X发生时` / `X入列的时候`
 
 
 def _object_of_described_event(q: MappedText, mentions: list[Mention], m: Mention) -> bool:
@@ -420,8 +430,7 @@ def _object_of_described_event(q: MappedText, mentions: list[Mention], m: Mentio
 def _clause_start(q: MappedText, i: int) -> int:
     """The normalised index where the clause holding position `i` begins (after punctuation of the original)."""
     while i > 0:
-        gap = q.original[q.origin[i - 1] + 1 : q.origin[i]]
-        if any(ch in "，,。；;？?、：:" for ch in gap):
+        if any(ch in "，,。；;？?、：:" for ch in q.gap(i, i)):
             return i
         i -= 1
     return 0
@@ -663,8 +672,9 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     if type_word:
         # `哪一型驱逐舰`: the asked-for noun names a kind, not the node whose name a weak link found in it
         kept = [m for m in kept if m.how in ("exact", "core") or not (m.start < tw_end and tw_start < m.end)]
-    form, comparative = detect_form(nq, kept, q)
-    comp_full = _comparative(nq, kept, q) if form == "choice" else None
+    comp_found = _comparative(nq, kept, q)
+    form, comparative = _form(nq, comp_found)
+    comp_full = comp_found if form == "choice" else None
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
     order = _order(q, list(mentions), quoted_spans(q)) if form != "choice" else None
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.
@@ -712,6 +722,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         inner_anchors=_inner_anchors(nq, kept, index),
         measure_word=_measure_word(nq),
         asks_sibling=bool(_SIBLING.search(nq)) or any(w in nq for w in SAME_WORDS),
+        asks_category=bool(_ASKS_CATEGORY.search(nq)),
     )
 
 

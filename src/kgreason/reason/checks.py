@@ -131,10 +131,19 @@ def _bound(
     return None, w.operand, None
 
 
-def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) -> Check:
+def _starts_on_the_date(index: KGIndex, chain: Chain, w: TimeWindow) -> bool:
     start = index.date(chain.start)
-    anchored = w.relation == "处于时期内" and w.date is not None and start is not None and chain.edges
-    if anchored and start is not None and w.date is not None and (start.lo, start.hi) == (w.date.lo, w.date.hi):
+    return (
+        bool(chain.edges)
+        and w.relation == "处于时期内"
+        and w.date is not None
+        and start is not None
+        and (start.same_days(w.date))
+    )
+
+
+def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) -> Check:
+    if _starts_on_the_date(index, chain, w):
         # the chain starts at the very date the question names (`generate.date_anchors`): it says so itself
         return Check("time", "time", w.text, True, (chain.edges[0].triple.spo,))
     qn = analysis.mapped.norm

@@ -20,8 +20,7 @@ from kgreason.reason.attributes import AttributeOption, attribute_options, optio
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, CheckKind, check_entity, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
-from kgreason.reason.lexicon import TYPE_RELATION_HINTS
-from kgreason.reason.scoring import ChainScore, ChainScorer
+from kgreason.reason.scoring import ChainScore, ChainScorer, category_edges
 from kgreason.text.normalize import normalize_text
 
 # Relevance of a chain from an external model, in [0, 1]; None when none is configured.
@@ -43,8 +42,8 @@ def kind_check(index: KGIndex, key: str, analysis: Analysis) -> Check | None:
     tw = analysis.type_word
     if not tw or tw in normalize_text(index.name(key)) or tw in normalize_text(index.types_text(key)):
         return None
-    for e in index.edges(key):
-        if e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS) and tw in e.dst:
+    for e in category_edges(index, key):
+        if tw in e.dst:
             return Check("entity", None, analysis.type_text, True, (e.triple.spo,), note="kind stated as a value")
     return None
 
@@ -77,9 +76,7 @@ def date_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
     if not dates:
         return []
     return sorted(
-        key
-        for key in index.nodes
-        if (d := index.date(key)) is not None and any((d.lo, d.hi) == (w.lo, w.hi) for w in dates)
+        key for key in index.nodes if (d := index.date(key)) is not None and any(d.same_days(w) for w in dates)
     )
 
 

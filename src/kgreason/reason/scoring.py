@@ -22,7 +22,6 @@ from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.lexicon import (
-    CATEGORY_QUESTION_PATTERNS,
     ORGANISATION_TYPE_HINTS,
     PERSON_TYPE_HINTS,
     PLACE_RELATION_HINTS,
@@ -201,7 +200,7 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         # it names the node we came from, so it does not count.
         last_forward = bool(chain.edges) and chain.edges[-1].forward
         # the kinds a node has as values count, unless the kind itself is asked (`哪一类导弹` -> the category)
-        kinds = "" if _ASKS_CATEGORY.search(analysis.mapped.norm) else category_values(index, end)
+        kinds = "" if analysis.asks_category else category_values(index, end)
         hay = types + node.name + (rel if last_forward else "") + kinds
         score += _type_word_score(tw, hay, w.type_match, w.type_mismatch)
     elif analysis.read_type and node.types:
@@ -209,15 +208,15 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     return score
 
 
-_ASKS_CATEGORY = re.compile("|".join(CATEGORY_QUESTION_PATTERNS))
+def category_edges(index: KGIndex, key: str) -> list[Edge]:
+    """The triples that state a node's kind as a value (`海红旗-9B 类型 远程防空导弹`): a kind is as often a value as a
+    node type."""
+    return [e for e in index.edges(key) if e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS)]
 
 
 def category_values(index: KGIndex, key: str) -> str:
-    """The kinds the KG states of a node as triples (`海红旗-9B 类型 远程防空导弹`), joined: a kind is as often a
-    value as a node type."""
-    return "".join(
-        index.name(e.dst) for e in index.edges(key) if e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS)
-    )
+    """The kinds the KG states of a node as values, joined (for substring tests)."""
+    return "".join(index.name(e.dst) for e in category_edges(index, key))
 
 
 @lru_cache(maxsize=65536)

@@ -135,10 +135,11 @@ def _bool_by_values(
     if any(w.anchor_key and names_event_type(index.types_text(w.anchor_key)) for w in analysis.times):
         events = [s for s in starts if names_event_type(index.types_text(s))]
     candidates: list[Chain] = [Chain(s, ()) for s in events or starts]
-    for start, _sig, best in [] if events else top_groups(scored, cfg.top_groups):
-        if best.chain.hops == 1 and index.is_literal(best.chain.end) is False:
-            candidates.append(best.chain)
-            candidates.extend(follow_signature(index, start, best.chain.signature)[: cfg.max_set_size])
+    if not events:  # the members a start's best relation pattern reaches
+        for start, _sig, best in top_groups(scored, cfg.top_groups):
+            if best.chain.hops == 1 and index.is_literal(best.chain.end) is False:
+                candidates.append(best.chain)
+                candidates.extend(follow_signature(index, start, best.chain.signature)[: cfg.max_set_size])
     results: list[tuple[int, int, Chain, list[Check]]] = []
     for chain in candidates:
         checks = [check_time(index, chain, w, analysis) for w in analysis.times]
@@ -245,8 +246,8 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
         if before == (direction == "min"):
             winner = o
     others = [o for o in chosen if o is not winner]
-    if any(value_less(o.value, winner.value) is None or not _beaten(winner, o, direction) for o in others):
-        return []  # a tie: no single answer
+    if not all(_beaten(winner, o, direction) for o in others):
+        return []  # a tie or values that do not compare: no single answer
     return _winner_candidate(index, analysis, winner, others, keys[chosen.index(winner)])
 
 
