@@ -208,3 +208,43 @@ def test_a_category_word_shared_by_names_is_not_a_partial_link() -> None:
         ),
     )
     assert links(idx, "第一舰队下辖的驱逐舰有哪些？") == [("第一舰队", "第一舰队", "exact")]
+
+
+def test_a_short_number_links_when_the_question_says_whose_it_is() -> None:
+    idx = KGIndex(
+        "d",
+        (
+            KGTriple("a", "甲号驱逐舰", "武器装备", "舷号", "105", "代号"),
+            KGTriple("b", "乙号驱逐舰", "武器装备", "舷号", "106", "代号"),
+            KGTriple("c", "乙号驱逐舰", "武器装备", "乘员", "105人", "数值"),
+        ),
+    )
+    assert links(idx, "舷号为105的是哪艘驱逐舰？") == [("105", "105", "exact")]
+    assert links(idx, "哪艘驱逐舰的舷号是106？") == [("106", "106", "exact")]
+    # a bare number says nothing about whose it is: `105` alone is not a name
+    assert all(text != "105" for text, _, _ in links(idx, "哪艘驱逐舰在105天内建成？"))
+    # nor is `1051`: a longer number is another number
+    assert all(not text.startswith("105") for text, _, _ in links(idx, "舷号为1051的是哪艘驱逐舰？"))
+
+
+def test_a_partial_name_does_not_cut_a_word_of_the_kg() -> None:
+    idx = KGIndex(
+        "d",
+        (
+            KGTriple("a", "东海舰船研究设计中心", "组织机构", "设计", "甲号驱逐舰", "武器装备"),
+            KGTriple("b", "联合巡航", "事件", "参加舰艇", "甲号驱逐舰", "武器装备"),
+        ),
+    )
+    # `东海舰|艇`: the question says 舰艇 (a word of the KG's relation names), not the design centre's name
+    assert links(idx, "参加联合巡航的东海舰艇有哪些？") == [("联合巡航", "联合巡航", "exact")]
+    assert links(idx, "东海舰船研究设计了什么？")[0][1] == "东海舰船研究设计中心"
+
+
+def test_the_noun_before_which_one_is_the_asked_type_unless_it_is_a_relation(index: KGIndex) -> None:
+    assert run(index, "隶属于美国海军的航空母舰是哪一艘？").type_word == "航空母舰"
+    # `是哪一型` asks for a kind: the noun before it does not become the asked type by this rule
+    assert run(index, "隶属于美国海军的航空母舰是哪一型？").type_word != "航空母舰"
+    # a relation's name before `是哪一个` is what is asked of the thing, matched against relations
+    assert run(index, "大黄蜂号航空母舰的舰级是哪一个？").type_word == ""
+    # a group named before 中 gives the kind of its member asked for
+    assert run(index, "隶属于美国海军的航空母舰中，哪一艘最早服役？").type_word == "航空母舰"

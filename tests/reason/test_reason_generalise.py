@@ -73,6 +73,10 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("云岭公司", "组织", "所属国家", "庚国", "国家"),
     ("青岚号", "装备", "隶属于", "北洋舰队", "部队"),
     ("北洋舰队", "部队", "所属国家", "辛国", "国家"),
+    ("青岚号", "装备", "舷号", "171", "代号"),
+    ("白沙号", "装备", "舷号", "172", "代号"),
+    ("戊国采购合同", "合同", "采购方", "戊国", "国家"),
+    ("戊国采购合同", "合同", "签约时间", "2021年1月", "时间"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -491,3 +495,23 @@ def test_a_pronoun_asks_about_what_the_previous_sentence_picked_out() -> None:
     rec = answer("青岚号和白沙号中，哪一艘先下水？它是在哪里下水的？")
     assert rec.answers == ("东湾",)
     assert rec.main_path[-1] == ("青岚号", "下水地点", "东湾")
+
+
+def test_a_number_the_question_gives_as_a_relations_value_anchors_the_answer() -> None:
+    rec = answer("舷号为172的是哪艘舰？", "L1")
+    assert rec.answers == ("白沙号",)
+    assert ("白沙号", "舷号", "172") in rec.main_path
+    assert answer("哪艘舰的舷号是171？", "L1").answers == ("青岚号",)
+
+
+def test_a_comparative_with_jiao_over_a_described_group() -> None:
+    rec = answer("雷鸣火箭炮可发射的弹药中，射程较近的那种叫什么？", "L3")
+    assert rec.answers == ("A型火箭弹",)
+    assert ("约70千米", "数值小于", "约300千米") in rec.main_path
+
+
+def test_the_member_of_a_named_group_is_answered_not_the_event_holding_its_value() -> None:
+    # the members' values are their contracts' dates, not the shared equipment's 开始装备时间 two hops back
+    rec = answer("采购雷鸣火箭炮的国家中，哪一个最早签约？", "L3")
+    assert rec.answers == ("甲国",)
+    assert ("2016年5月", "早于", "2021年1月") in rec.main_path

@@ -23,6 +23,7 @@ from kgreason.reason.lexicon import (
     COUNT_PATTERNS,
     DEGREE_MARKERS,
     EXCLUDE_FRAMES,
+    KIND_MEASURE_WORDS,
     MEASURE_WORDS,
     NEGATION_MARKERS,
     NUMBER_QUESTION_PATTERNS,
@@ -274,7 +275,12 @@ def _comparison_in(
 _TYPE_WORD_AFTER = re.compile(rf"(?:哪一?[{MEASURE_WORDS}些国]?|什么|何种|几[{MEASURE_WORDS}]|多少[{MEASURE_WORDS}])")
 
 
-_TYPE_WORD_BEFORE = re.compile(r"(?:有|是|包括|分别是|都有)?(?:哪些|哪几)")
+_ONE_THING_MEASURE_WORDS = "".join(c for c in MEASURE_WORDS if c not in KIND_MEASURE_WORDS)
+# the asked noun before the question word: `…的驱逐舰有哪些`, `…的两栖攻击舰是哪一艘` (one thing), `…的北约国家中，
+# 哪一个…` (a member of the group named before 中)
+_TYPE_WORD_BEFORE = re.compile(
+    rf"(?:有|是|包括|分别是|都有)?(?:哪些|哪几)|(?P<one>(?:是|为)哪一?[{_ONE_THING_MEASURE_WORDS}])|中(?=哪|谁)"
+)
 
 
 def _type_word(
@@ -306,9 +312,12 @@ def _type_word(
         if "的" not in head:
             continue
         head = head.split("的")[-1]
+        # `…的两栖攻击舰是哪一艘` names the kind; `…的型别是哪一个` a relation, matched against relations instead
+        singular = m.group("one") is not None
         for n in range(len(head), 1, -1):
-            if head[-n:] in vocabulary:
-                return head[-n:], m.start() - n, m.start()
+            word = head[-n:]
+            if word in vocabulary and not (singular and any(r.endswith(word) for r in relations)):
+                return word, m.start() - n, m.start()
     return "", 0, 0
 
 

@@ -254,6 +254,8 @@ def _member_candidates(
         ordered = _order_candidate(index, analysis, cfg, passing)
         if ordered is not None:
             return [ordered]
+    # a superlative the candidate does not show to hold is a constraint of unknown outcome
+    unshown = cfg.check_unknown if analysis.order is not None else 0.0
     out: list[Candidate] = []
     for chain, sc, checks in passing or rows:
         key = chain.end
@@ -263,7 +265,7 @@ def _member_candidates(
                 (key,),
                 answer_type_of(index, key, form),
                 ordered_path([chain], checks),
-                sc.total + check_score(checks, cfg),
+                sc.total + check_score(checks, cfg) + unshown,
                 (chain,),
                 tuple(checks),
                 alts=_check_alts(chain, checks),
@@ -306,7 +308,10 @@ def _order_candidate(
     assert order is not None
     valued: list[tuple[Chain, ChainScore, list[Check], AttributeOption, float]] = []
     for chain, sc, checks in rows:
-        options = attribute_options(index, chain.end, order.aspect)
+        # a value of a node the chain came through is shared by the members, not one of theirs (`采购海马斯的国家`
+        # do not sign when 海马斯 entered service)
+        passed = {chain.start, *(e.dst for e in chain.edges)} - {chain.end}
+        options = [o for o in attribute_options(index, chain.end, order.aspect) if o.holder not in passed]
         if not options:
             continue
         scores = [option_score(index, o, order.context) for o in options]

@@ -172,40 +172,19 @@ ORDER_WORDS: dict[str, tuple[str, str]] = {
     "最轻": ("quantity", "min"),
     "最短": ("quantity", "min"),
 }
-# Comparative words of which-of-two questions (`A和B哪个更早`) -> (aspect, direction of the winner).
-COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
-    "更早": ("time", "min"),
-    "较早": ("time", "min"),
+# Comparative words of which-of-two questions (`A和B哪个更早`) -> (aspect, direction of the winner): each adjective
+# alone and after the degree adverbs 更 / 较 (`远`, `更远`, `较远`), plus 先 / 后.
+_COMPARATIVE_ADJECTIVES: dict[str, tuple[str, str]] = {
     "早": ("time", "min"),
-    "先": ("time", "min"),
-    "更晚": ("time", "max"),
-    "较晚": ("time", "max"),
     "晚": ("time", "max"),
-    "后": ("time", "max"),
-    "更大": ("quantity", "max"),
-    "更多": ("quantity", "max"),
-    "多": ("quantity", "max"),  # never inside 多少 (analysis skips it there)
-    "更高": ("quantity", "max"),
-    "更远": ("quantity", "max"),
-    "更快": ("quantity", "max"),
-    "更重": ("quantity", "max"),
-    "更长": ("quantity", "max"),
-    "更强": ("quantity", "max"),
-    "较大": ("quantity", "max"),
-    "较远": ("quantity", "max"),
     "大": ("quantity", "max"),
+    "多": ("quantity", "max"),  # never inside 多少 (analysis skips it there)
+    "高": ("quantity", "max"),
     "远": ("quantity", "max"),
     "快": ("quantity", "max"),
-    "高": ("quantity", "max"),
     "重": ("quantity", "max"),
     "长": ("quantity", "max"),
-    "更小": ("quantity", "min"),
-    "更少": ("quantity", "min"),
-    "更低": ("quantity", "min"),
-    "更近": ("quantity", "min"),
-    "更慢": ("quantity", "min"),
-    "更轻": ("quantity", "min"),
-    "更短": ("quantity", "min"),
+    "强": ("quantity", "max"),
     "小": ("quantity", "min"),
     "少": ("quantity", "min"),
     "低": ("quantity", "min"),
@@ -213,6 +192,12 @@ COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
     "慢": ("quantity", "min"),
     "轻": ("quantity", "min"),
     "短": ("quantity", "min"),
+}
+COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
+    "先": ("time", "min"),
+    "后": ("time", "max"),
+    **{adverb + word: v for word, v in _COMPARATIVE_ADJECTIVES.items() for adverb in ("更", "较")},
+    **{word: v for word, v in _COMPARATIVE_ADJECTIVES.items() if word != "强"},
 }
 
 # Numeric comparison words -> the derived relation that must hold between the KG value and the threshold.
@@ -283,6 +268,10 @@ SET_WORDS: tuple[str, ...] = ("哪些", "有哪些", "都有", "分别", "哪几
 # Measure words (classifiers) after 几 / 多少 / 哪一 / 那一: `几艘`, `多少名`, `哪一型`, `那一次`.
 MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届"
 EVENT_MEASURE_WORDS = "次场起届"  # the measure words that count events (`哪一次`, `哪一场`)
+KIND_MEASURE_WORDS = "种型款类"  # the measure words that ask for a kind (`哪一型`), not one thing (`哪一艘`)
+# What a question asks when it asks only the name of the thing it picked out (`射程较近的那种叫什么`): the verb
+# before the question word.
+NAMING_VERBS: tuple[str, ...] = ("叫做", "叫", "名叫", "称为", "名字是", "名称是", "是")
 # Demonstratives before a measure word (`那次阅兵`, `这一艘`): the question points with them.
 DEMONSTRATIVES = "那这"
 # Function characters that end a noun phrase (`“飞鱼”导弹击中的…`: the noun after a quoted name stops at `的`).

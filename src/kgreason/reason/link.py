@@ -27,6 +27,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.reason.lexicon import PHRASE_END_CHARS
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.normalize import normalize_text
+from kgreason.text.overlap import longest_common_substring
 
 LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "group"]
 
@@ -40,6 +41,7 @@ QUOTED_GROUP_MAX = 6  # a quoted word inside more names than this is a common wo
 GAPPED_MIN_CHARS = 3
 GAPPED_MAX_INSERTED = 2  # characters the question may add inside a name it spells in full (`侧面弹舱` ~ `侧弹舱`)
 GAPPED_SCORE = 0.7
+SHORT_NUMBER_WINDOW = 6  # a short number links when its relation's name ends this close before it (`舷号为105`)
 
 _BRACKETED = re.compile(r"[（(\[【「『〈《][^）)\]】」』〉》]*[）)\]】」』〉》]")
 
@@ -81,6 +83,9 @@ class NameTable:
         self.part_lengths: set[int] = set()
         self.names: dict[str, str] = {}  # key -> the name spelling used for parts / bigrams
         self.by_first: dict[str, list[str]] = defaultdict(list)  # first character -> keys (gapped links)
+        self.words = index.vocabulary
+        # short numbers (`105`) are no names by themselves, but they are when the question says whose they are
+        self.short_numbers: dict[str, set[str]] = defaultdict(set)  # number -> normalised relations reaching it
         inner: dict[str, set[str]] = defaultdict(set)
         for key, node in index.nodes.items():
             if node.kind == "text":
@@ -88,6 +93,8 @@ class NameTable:
             if len(key) >= MIN_NAME_CHARS and not (key.isdigit() and len(key) < 4):
                 self.exact[key].append((key, "exact", 1.0))
                 self.lengths.add(len(key))
+            elif key.isdigit():
+                self.short_numbers[key].update(normalize_text(e.relation) for e in index.edges(key) if not e.forward)
             core = _core(node.name)
             if len(core) >= MIN_NAME_CHARS and core != key:
                 self.exact[core].append((key, "core", 0.95))
@@ -151,6 +158,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
             if hits and not _splits_alnum(nq, i, j):
                 text = q.verbatim(i, j)
                 found.extend(Mention(i, j, text, key, how, score) for key, how, score in hits)
+    found.extend(_named_numbers(table, q))
     if fuzzy:
         found.extend(_partial(table, q))
         found.extend(_fuzzy(table, q))
@@ -160,6 +168,21 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         return sorted(_shared(table, q), key=lambda m: (m.start, m.key))
     chosen = _select(found)
     return sorted(chosen + _quoted_groups(table, q, chosen), key=lambda m: (m.start, m.key))
+
+
+def _named_numbers(table: NameTable, q: MappedText) -> list[Mention]:
+    """A short number the question gives as the value of a relation the KG gives it with (`舷号为105`): the name of
+    that relation, or two characters of it, end just before the number."""
+    nq = q.norm
+    out: list[Mention] = []
+    for m in re.finditer(r"\d+", nq):
+        relations = table.short_numbers.get(m.group())
+        if not relations:
+            continue
+        before = nq[max(0, m.start() - SHORT_NUMBER_WINDOW) : m.start()]
+        if any(longest_common_substring(r, before)[0] >= min(2, len(r)) for r in relations):
+            out.append(Mention(m.start(), m.end(), q.verbatim(m.start(), m.end()), m.group(), "exact", 1.0))
+    return out
 
 
 def _quoted_groups(table: NameTable, q: MappedText, taken: list[Mention]) -> list[Mention]:
@@ -220,13 +243,20 @@ def _partial(table: NameTable, q: MappedText) -> list[Mention]:
             if j > n:
                 continue
             keys = table.parts.get(nq[i:j])
-            if not keys or _splits_alnum(nq, i, j):
+            if not keys or _splits_alnum(nq, i, j) or _cuts_word(table, nq, j):
                 continue
             for key in keys:
                 share = length / len(table.names[key])
                 out.append(Mention(i, j, q.verbatim(i, j), key, "partial", round(0.6 + 0.3 * share, 3)))
             break  # the longest part starting here
     return out
+
+
+def _cuts_word(table: NameTable, nq: str, end: int) -> bool:
+    """A part ending at `end` whose last characters begin a word of the KG's own that goes on past it (`中国舰|艇`:
+    `舰艇`): the question says that word, not the longer name the part starts."""
+    last = min(len(nq), end + 3)
+    return any(nq[k:e] in table.words for k in range(max(0, end - 2), end) for e in range(end + 1, last + 1))
 
 
 def _fuzzy(table: NameTable, q: MappedText) -> list[Mention]:

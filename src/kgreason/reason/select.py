@@ -15,16 +15,27 @@ from dataclasses import dataclass, replace
 
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import KGIndex
-from kgreason.kg.paths import follow_signature
+from kgreason.kg.paths import Chain, follow_signature
 from kgreason.reason.analysis import Analysis, attribute_phrase_start, detect_form, residual_words
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.config import ReasonerConfig
-from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates, score_all, top_groups
-from kgreason.reason.lexicon import COMPARATIVE_WORDS, MEASURE_WORDS, ORDER_WORDS, RESTART_PRONOUNS
+from kgreason.reason.generate import (
+    ExternalScore,
+    ScoredChain,
+    answer_type_of,
+    chain_candidates,
+    score_all,
+    top_groups,
+)
+from kgreason.reason.lexicon import COMPARATIVE_WORDS, MEASURE_WORDS, NAMING_VERBS, ORDER_WORDS, RESTART_PRONOUNS
 from kgreason.reason.link import Mention
 from kgreason.text.normalize import normalize_text
 
+# the rest asks only what the picked thing is called (`…的那种叫什么`): the winner is the answer
+_ASKS_ITS_NAME = re.compile(
+    rf"(?:{'|'.join(sorted(NAMING_VERBS, key=len, reverse=True))})?(?:什么|哪一?[{MEASURE_WORDS}]?)(?:名字|名称)?"
+)
 # `…较早的那一艘`, `…更远的那一种`, `…最多的那一次`: the comparison word, then 的那, an optional 一 and a measure word
 _SELECTOR = re.compile(rf"的那一?[{MEASURE_WORDS}]?")
 
@@ -158,9 +169,22 @@ def select_candidates(
         selection += [*reach, *opt.lead, opt.edge.triple.spo]
         compared += 1
     derived = [(w_opt.edge.triple.obj, rel, opt.edge.triple.obj) for key, _r, opt in valued if key != w_key]
+    rest = analysis.mapped.norm[sel.rest_start :]
+    if _ASKS_ITS_NAME.fullmatch(rest):
+        chain = Chain(w_key, ())
+        return [
+            Candidate(
+                (index.name(w_key),),
+                (w_key,),
+                answer_type_of(index, w_key, "entity"),
+                dedupe([*selection, *derived]),
+                1.0 + 0.5 * compared,
+                (chain,),
+                origin="select",
+            )
+        ]
     # ask the rest of the question of the winner (and of the node that holds its attribute, `那一次` = the event)
     starts = list(dict.fromkeys([w_key, w_opt.holder]))
-    rest = analysis.mapped.norm[sel.rest_start :]
     form, _ = detect_form(rest, [])
     sub = replace(
         analysis,
