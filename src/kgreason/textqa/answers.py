@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 PathName = Literal["baseline", "kg"]
-SubQuestionSource = Literal["llm-decomposition", "evidence-chain"]
+# The reader's own decomposition, the KG path's evidence chain, or a comparison's two lookups and the program's
+# comparison (`textqa.by_parts`).
+SubQuestionSource = Literal["llm-decomposition", "evidence-chain", "comparison-by-parts"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,8 @@ from kgreason.llm.types import LLM
 from kgreason.reason.runner import check_resumable, journal_line
 from kgreason.retrieve.base import Embedder
 from kgreason.textqa.answers import PathAnswer, PathName
+from kgreason.textqa.by_parts import compare_by_parts
+from kgreason.textqa.comparison import detect_comparison
 from kgreason.textqa.context import ContextSentence, context_sentences
 from kgreason.textqa.kgpath import TripleSource, kg_answer
 from kgreason.textqa.outputs import answer_record, musique_prediction_lines, wiki_prediction
@@ -43,6 +45,8 @@ SETTINGS_KIND = "run-settings"
 # paragraphs' first sentences (`retrieval.select_context`).
 ContextName = Literal["paragraphs", "sentences"]
 CONTEXTS: tuple[ContextName, ...] = ("paragraphs", "sentences")
+# Whether a two-entity comparison is answered by parts unless a run says otherwise (docs/textqa.md, Measured).
+COMPARE_BY_PARTS_DEFAULT = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +61,8 @@ class TextQASettings:
     # cost answer F1 on both halves of HotpotQA (docs/textqa.md, Measured).
     context: ContextName = "sentences"
     paragraphs: int = DEFAULT_PARAGRAPHS  # paragraphs shown whole (context "paragraphs"; top_k is then unused)
+    # A two-entity comparison found in the question: one lookup per entity, compared in code (textqa.by_parts).
+    compare_by_parts: bool = COMPARE_BY_PARTS_DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +131,14 @@ def baseline_answer(
     llm: LLM,
     embedder: Embedder | None,
 ) -> PathAnswer:
-    """The baseline reader's answer to the shown sentences, read again over more of them after a second round."""
+    """The baseline reader's answer to the shown sentences, read again over more of them after a second round; a
+    comparison is answered by parts when that is on and decides it."""
+    if settings.compare_by_parts:
+        comparison = detect_comparison(item.question, item.paragraphs)
+        if comparison is not None:
+            parts = compare_by_parts(llm, item.question, comparison, context_sentences(item), shown)
+            if parts is not None:
+                return parts
     first = read_answer(llm, item.question, shown)
     if not settings.second_round:
         return first
