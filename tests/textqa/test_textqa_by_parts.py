@@ -223,7 +223,8 @@ def dates_reader(messages: list[ChatMessage], schema: dict[str, Any]) -> Any:
     if "Answer only this part" in messages[-1].content:
         key, _, text = next(((k, t, s) for k, t, s in shown if re.search(r"\d{4}", s)), shown[0])
         year = re.search(r"\d{4}", text)
-        return {"value": year.group(0) if year else "not stated", "sentences": [key]}
+        # the sentence stating the value, then the paragraph's first (which the supporting facts leave out)
+        return {"value": year.group(0) if year else "not stated", "sentences": list(dict.fromkeys([key, shown[0][0]]))}
     return {
         "steps": [{"question": "Which first?", "answer": "First for Women", "sentences": [shown[0][0]]}],
         "answer": "First for Women",
@@ -251,7 +252,10 @@ def test_run_answers_by_parts_and_records_the_parts(tmp_path: Path) -> None:
     assert record["final_answer"] == "Arthur's Magazine"
     assert record["sub_questions_source"] == "comparison-by-parts"
     assert [s["answer"] for s in record["sub_questions"]] == ["1844", "1989", "Arthur's Magazine"]
+    cited_per_step = [sum(len(c["chunk"]) for c in s["relevant_chunks"]) for s in record["sub_questions"][:2]]
+    assert cited_per_step == [2, 2]  # the steps keep every citation
     prediction = json.loads((tmp_path / "on" / "baseline" / "prediction.json").read_text("utf-8"))
+    # each lookup's first citation: one value, one sentence
     assert prediction["sp"]["c1"] == [["Arthur's Magazine", 1], ["First for Women", 1]]
     off = TextQASettings("hotpotqa", "fake", "bm25", 8, kg_path=False, compare_by_parts=False)
     run_textqa(data, tmp_path / "off", off, FakeLLM(dates_reader))

@@ -6,7 +6,8 @@ other entity's paragraph — for the compared attribute's value and the ids of t
 then decides: the earlier / later date (`textqa.values`), the larger / smaller number, whether the property holds
 for both, or whether the two values agree. When a call fails or a value cannot be read (no date, a tie, an
 unreadable number) the answer is None and the caller falls back to the single-call reader. The supporting facts are
-the sentences the two lookups cite; the parts are the answer's steps (two lookups and the comparison).
+each lookup's first cited sentence (one value, one sentence); the parts are the answer's steps (two lookups, with
+all their citations, and the comparison).
 """
 
 from __future__ import annotations
@@ -131,6 +132,8 @@ def ask_lookup(
     value = result.value
     holds = value["holds"] == "yes" if comparison.kind == "both" else None
     cited = tuple(dict.fromkeys(str(k) for k in value["sentences"]))
+    if not cited:
+        return None
     return Lookup(comparison.names[which], comparison.lookups[which], str(value["value"]).strip(), holds, cited)
 
 
@@ -190,8 +193,11 @@ def compare_by_parts(
     answer = decide(comparison, first, second)
     if answer is None:
         return None
+    # Each lookup asks one value, which one sentence states: its first citation is the supporting fact (the reader
+    # often adds the paragraph's other sentences; on HotpotQA items 50-99 the first alone raised the comparisons'
+    # sp F1 0.710 -> 0.938). The steps keep every citation.
     position = {s.key: i for i, s in enumerate(sentences)}
-    cited = sorted({*first.sentences, *second.sentences}, key=lambda k: position.get(k, len(position)))
+    cited = sorted({first.sentences[0], second.sentences[0]}, key=lambda k: position.get(k, len(position)))
     verdict = Step(
         f"Compare ({comparison.kind}): {first.name} = {first.value}; {second.name} = {second.value}", answer, ()
     )
