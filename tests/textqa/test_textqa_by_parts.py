@@ -122,10 +122,25 @@ def test_detects_comparisons(
         ("Who was the first president of the university where Ann Lee studied?", ("Ann Lee", "Oxford")),
         ("Is Film A a drama?", ("Film A", "Film B")),  # yes/no about one entity
         ("Which film came first?", ("Film A", "Film B")),  # names neither
+        # the compared attribute is a related entity's (two hops): not one lookup per named entity
+        ("Which film has the director born earlier, Film A or Film B?", ("Film A", "Film B")),
+        ("Which film whose director is younger, Film A or Film B?", ("Film A", "Film B")),
     ],
 )
 def test_leaves_other_questions_alone(question: str, titles: tuple[str, ...]) -> None:
     assert detect_comparison(question, paragraphs(*titles)) is None
+
+
+def test_a_choice_is_answered_as_the_question_spells_the_name() -> None:
+    found = detect_comparison(
+        "Which song was released more recently, Come With Me (Pure Imagination) or Hold On Me?",
+        paragraphs("Come with Me (Pure Imagination)", "Hold On Me (Grinspoon song)"),
+    )
+    assert found is not None
+    assert found.names == ("Come with Me", "Hold On Me")
+    assert found.spelled == ("Come With Me (Pure Imagination)", "Hold On Me")
+    assert decide(found, lookup("1971"), lookup("2002")) == "Hold On Me"
+    assert decide(found, lookup("2005"), lookup("2002")) == "Come With Me (Pure Imagination)"
 
 
 def test_each_name_gets_its_own_date_event_and_names_inside_names_do_not_count() -> None:
@@ -173,7 +188,7 @@ def test_english_numbers(text: str, value: float) -> None:
 
 
 def comparison(kind: Any, yes_no: bool = False) -> Comparison:
-    return Comparison(kind, ("A", "B"), ("about A?", "about B?"), yes_no=yes_no, attribute="x")
+    return Comparison(kind, ("A", "B"), ("A", "B"), ("about A?", "about B?"), yes_no=yes_no, attribute="x")
 
 
 def lookup(value: str, holds: bool | None = None) -> Lookup:

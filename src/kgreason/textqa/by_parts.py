@@ -172,7 +172,7 @@ def decide(comparison: Comparison, first: Lookup, second: Lookup) -> str | None:
         winner = 0 if (x > y) == (kind == "more") else 1
     if comparison.yes_no:
         return "yes" if winner == 0 else "no"
-    return comparison.names[winner]
+    return comparison.spelled[winner]
 
 
 def compare_by_parts(

@@ -114,6 +114,11 @@ NUMBER_LOOKUP = "What is the number for {name} that the question compares?"
 SAME_LOOKUP = "What is the {attribute} of {name}?"
 # A yes/no question asked about one of the two: its auxiliary verb in the singular.
 SINGULAR_AUXILIARY = {"are": "is", "were": "was", "do": "does", "have": "has"}
+# The attribute belongs to a related entity ("Which film has the director born earlier", "whose director is
+# younger"): a two-hop comparison that one lookup per named entity would answer about the wrong one.
+RELATED_ENTITY = re.compile(
+    r"\bwhose\b|\b(?:has|had|with)\s+the\s+\w+\s+(?:who|that|born|died|was|is)\b", re.IGNORECASE
+)
 WHICH_START = re.compile(r"^(which|who|whom|what)\b", re.IGNORECASE)
 _SAME_ATTRIBUTE = re.compile(r"\bsame\s+([a-z][a-z\- ]*?)\s*(?:\?|$|\bas\b|\bin\b|\bof\b|\bfor\b|,)", re.IGNORECASE)
 _OR_TAIL = re.compile(r"[,:]\s*(?:the\s+)?([^,:?]+?)\s+or\s+(?:the\s+)?([^,:?]+?)\s*\??\s*$", re.IGNORECASE)
@@ -126,6 +131,7 @@ class Comparison:
 
     kind: Kind
     names: tuple[str, str]  # in the question's order
+    spelled: tuple[str, str]  # as the question spells them, with a parenthesis right after ("Hold On Me (song)")
     lookups: tuple[str, str]  # the sub-question asked about each name
     yes_no: bool  # answered yes/no ("Is A older than B?", both, same) rather than with a name
     attribute: str = ""  # `both`: the property ("American directors"); `same`: the shared attribute ("province")
@@ -224,12 +230,23 @@ def detect_comparison(question: str, paragraphs: Sequence[Paragraph]) -> Compari
     if names is None or not all(_spans(question, n) for n in names):
         return None
     rest = _without_names(question, names)
+    if RELATED_ENTITY.search(rest):
+        return None
     if is_yes_no(question):
         return _yes_no_comparison(question, names, rest)
     kind = choice_kind(rest)
     if kind is None or not _is_choice(question, names):
         return None
-    return Comparison(kind, names, _lookups(question, kind, names), yes_no=False)
+    return Comparison(kind, names, _spelled(question, names), _lookups(question, kind, names), yes_no=False)
+
+
+def _spelled(question: str, names: tuple[str, str]) -> tuple[str, str]:
+    out = []
+    for name in names:
+        start, end = _spans(question, name)[0]
+        qualifier = re.match(r"\s*\([^()]*\)", question[end:])
+        out.append(question[start : end + (qualifier.end() if qualifier else 0)])
+    return out[0], out[1]
 
 
 def _lookups(question: str, kind: Kind, names: tuple[str, str]) -> tuple[str, str]:
@@ -246,10 +263,12 @@ def _yes_no_comparison(question: str, names: tuple[str, str], rest: str) -> Comp
             SAME_LOOKUP.format(attribute=attribute, name=names[0]),
             SAME_LOOKUP.format(attribute=attribute, name=names[1]),
         )
-        return Comparison("same", names, lookups, yes_no=True, attribute=attribute)
+        return Comparison("same", names, names, lookups, yes_no=True, attribute=attribute)
     if _has(rest, "than"):  # "Is A older than B?": yes when the first one wins
         kind = choice_kind(rest)
-        return None if kind is None else Comparison(kind, names, _lookups(question, kind, names), yes_no=True)
+        if kind is None:
+            return None
+        return Comparison(kind, names, names, _lookups(question, kind, names), yes_no=True)
     a_end = _spans(question, names[0])[0][1]
     b_start, b_end = _spans(question, names[1])[0]
     joined = re.fullmatch(r"\s*,?\s*and\s+(?:the\s+)?", question[a_end:b_start], re.IGNORECASE)
@@ -261,4 +280,4 @@ def _yes_no_comparison(question: str, names: tuple[str, str], rest: str) -> Comp
     auxiliary = question.split()[0].lower()
     verb = SINGULAR_AUXILIARY.get(auxiliary, auxiliary).capitalize()
     lookups = (f"{verb} {names[0]} {predicate}?", f"{verb} {names[1]} {predicate}?")
-    return Comparison("both", names, lookups, yes_no=True, attribute=predicate)
+    return Comparison("both", names, names, lookups, yes_no=True, attribute=predicate)
