@@ -13,7 +13,9 @@ supporting-fact F1 (with the program's completion, `textqa.support`, and with ea
 none), joint F1, 2Wiki evidence F1, MuSiQue answer/support F1, seconds and LLM tokens per question, and on the KG path
 the share of evidence triples whose cited sentence spells both ends as written. The baseline run is in `OUT/<set>`, the
 KG run in `OUT/<set>+kg` (it asks the baseline's first reading too: one reply, cached for the other run; never a second
-round). Every figure is over the questions answered so far, stated as "n of N". The 2Wiki items are the union of
+round). Every figure is over the questions answered so far, stated as "n of N"; each path's figures are also given
+for the questions the program takes for a comparison (`textqa.comparison`; answered by parts unless
+`--no-compare-by-parts`) and for those the set types `comparison`. The 2Wiki items are the union of
 `2wiki/2wiki_hoprag_samples.jsonl` (10) and `2wiki/2wiki_kag_samples.json` (2): the only files with `evidences`. Runs
 resume from `-o` and LLM replies are cached, so a rerun costs seconds. Exits 0 with a message when the data folder is
 missing.
