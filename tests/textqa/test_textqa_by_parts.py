@@ -292,11 +292,14 @@ def test_falls_back_to_the_reader_when_parts_cannot_decide(tmp_path: Path) -> No
     assert (record["final_answer"], record["sub_questions_source"]) == ("First for Women", "llm-decomposition")
 
 
-def test_a_failed_lookup_falls_back(tmp_path: Path) -> None:
+def test_a_failed_lookup_falls_back_unless_the_server_failed(tmp_path: Path) -> None:
     item = load_textqa(write_json(tmp_path / "c.json", [MAGAZINES])).items[0]
     found = detect_comparison(item.question, item.paragraphs)
     assert found is not None
     sentences = context_sentences(item)
-    llm = FakeLLM([FakeFailure("timeout")])
-    assert compare_by_parts(llm, item.question, found, sentences, sentences) is None
-    assert len(llm.calls) == 1  # the second entity is not asked once the first lookup failed
+    broken = FakeLLM(["not json"])
+    assert compare_by_parts(broken, item.question, found, sentences, sentences) is None  # the single reader next
+    assert len(broken.calls) == 1  # the second entity is not asked once the first lookup failed
+    slow = FakeLLM([{"value": "1844", "sentences": ["S2"]}, FakeFailure("timeout")])
+    failed = compare_by_parts(slow, item.question, found, sentences, sentences)
+    assert failed is not None and (failed.answer, failed.failure) == ("", "timeout")  # asked again on a resume

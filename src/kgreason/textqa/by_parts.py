@@ -5,7 +5,8 @@ shown that entity's own paragraph (the one titled with its name) and the ranked 
 other entity's paragraph — for the compared attribute's value and the ids of the sentences stating it. The program
 then decides: the earlier / later date (`textqa.values`), the larger / smaller number, whether the property holds
 for both, or whether the two values agree. When a call fails or a value cannot be read (no date, a tie, an
-unreadable number) the answer is None and the caller falls back to the single-call reader. The supporting facts are
+unreadable number) the answer is None and the caller falls back to the single-call reader (a server down or slow
+gives an empty answer with its failure instead, which a resume asks again). The supporting facts are
 each lookup's first cited sentence (one value, one sentence); the parts are the answer's steps (two lookups, with
 all their citations, and the comparison).
 """
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgreason.llm.types import LLM, ChatMessage
-from kgreason.textqa.answers import PathAnswer, Step
+from kgreason.textqa.answers import RETRYABLE_FAILURES, PathAnswer, Step
 from kgreason.textqa.comparison import Comparison
 from kgreason.textqa.context import ContextSentence
 from kgreason.textqa.reader import ANSWER_CHARS, MAX_CITED_PER_STEP, SYSTEM, render_sentences
@@ -117,8 +118,9 @@ def ask_lookup(
     which: int,
     sentences: Sequence[ContextSentence],
     shown: Sequence[ContextSentence],
-) -> Lookup | None:
-    """One entity's value from one small call; None when the call fails or nothing could be shown."""
+) -> Lookup | str | None:
+    """One entity's value from one small call; None when nothing could be shown or the reply is unusable, the
+    failure kind when the server was down or slow (the single reader would fail the same way)."""
     context = lookup_context(comparison, which, sentences, shown)
     if not context:
         return None
@@ -128,7 +130,7 @@ def ask_lookup(
         max_tokens=120,
     )
     if not result.ok:
-        return None
+        return result.kind if result.kind in RETRYABLE_FAILURES else None
     value = result.value
     holds = value["holds"] == "yes" if comparison.kind == "both" else None
     cited = tuple(dict.fromkeys(str(k) for k in value["sentences"]))
@@ -183,12 +185,14 @@ def compare_by_parts(
     shown: Sequence[ContextSentence],
 ) -> PathAnswer | None:
     """The comparison answered from two lookups (`sentences`: all of the item's, keys `S<n>`; `shown`: what the
-    single-call reader would see); None when it cannot be decided, so the caller falls back."""
+    single-call reader would see); None when it cannot be decided, so the caller falls back. When the server was
+    down or slow the answer is empty with that failure, as the single reader's would be, so a resume asks again."""
     first = ask_lookup(llm, question, comparison, 0, sentences, shown)
-    if first is None:
-        return None
-    second = ask_lookup(llm, question, comparison, 1, sentences, shown)
-    if second is None:
+    second = ask_lookup(llm, question, comparison, 1, sentences, shown) if isinstance(first, Lookup) else None
+    for part in (first, second):
+        if isinstance(part, str):
+            return PathAnswer("baseline", "", (), (), "comparison-by-parts", (), 0, failure=part)
+    if not isinstance(first, Lookup) or not isinstance(second, Lookup):
         return None
     answer = decide(comparison, first, second)
     if answer is None:

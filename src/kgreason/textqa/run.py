@@ -23,7 +23,7 @@ from kgreason.llm.accounting import Accounting
 from kgreason.llm.types import LLM
 from kgreason.reason.runner import check_resumable, journal_line
 from kgreason.retrieve.base import Embedder
-from kgreason.textqa.answers import PathAnswer, PathName
+from kgreason.textqa.answers import RETRYABLE_FAILURES, PathAnswer, PathName
 from kgreason.textqa.by_parts import compare_by_parts
 from kgreason.textqa.comparison import detect_comparison
 from kgreason.textqa.context import ContextSentence, context_sentences
@@ -37,9 +37,6 @@ from kgreason.textqa.second_round import second_round_context
 from kgreason.textqa.support import Completion, complete_support
 
 JOURNAL = "textqa.journal.jsonl"
-# Failures a later call may not repeat (the server was down or slow): a resume asks those questions again. A reply
-# that breaks the schema would come back the same at temperature 0, so it stands.
-RETRYABLE_FAILURES = frozenset({"unavailable", "timeout", "server_error", "circuit_open"})
 SETTINGS_KIND = "run-settings"
 # What the reader is shown: whole paragraphs chosen by `textqa.paragraphs`, or the top-ranked sentences with their
 # paragraphs' first sentences (`retrieval.select_context`).
