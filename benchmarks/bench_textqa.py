@@ -13,7 +13,9 @@ supporting-fact F1 (with the program's completion, `textqa.support`, and with ea
 none), joint F1, 2Wiki evidence F1, MuSiQue answer/support F1, seconds and LLM tokens per question, and on the KG path
 the share of evidence triples whose cited sentence spells both ends as written. The baseline run is in `OUT/<set>`, the
 KG run in `OUT/<set>+kg` (it asks the baseline's first reading too: one reply, cached for the other run; never a second
-round). Every figure is over the questions answered so far, stated as "n of N". The 2Wiki items are the union of
+round). Every figure is over the questions answered so far, stated as "n of N"; each path's figures are also given
+for the questions the program takes for a comparison (`textqa.comparison`; answered by parts unless
+`--no-compare-by-parts`) and for those the set types `comparison`. The 2Wiki items are the union of
 `2wiki/2wiki_hoprag_samples.jsonl` (10) and `2wiki/2wiki_kag_samples.json` (2): the only files with `evidences`. Runs
 resume from `-o` and LLM replies are cached, so a rerun costs seconds. Exits 0 with a message when the data folder is
 missing.
@@ -36,13 +38,22 @@ from kgreason.extract.source import ExtractorSource
 from kgreason.llm.config import LLMConfig
 from kgreason.llm.factory import close_llm, create_llm, llm_accounting
 from kgreason.retrieve.base import Embedder
+from kgreason.textqa.answers import PathAnswer
+from kgreason.textqa.comparison import detect_comparison
 from kgreason.textqa.context import context_sentences
 from kgreason.textqa.loaders import load_textqa
 from kgreason.textqa.outputs import support_paragraphs, wiki_prediction
 from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS, order_paragraphs, paragraph_text
 from kgreason.textqa.records import TextQAItem, TextQASet
 from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName, bm25_scores, rank_texts
-from kgreason.textqa.run import CONTEXTS, RunSummary, TextQASettings, run_textqa, shown_context
+from kgreason.textqa.run import (
+    COMPARE_BY_PARTS_DEFAULT,
+    CONTEXTS,
+    RunSummary,
+    TextQASettings,
+    run_textqa,
+    shown_context,
+)
 from kgreason.textqa.score import MusiquePrediction, score_file, score_musique, score_wiki_style
 from kgreason.textqa.support import RULES, complete_support
 
@@ -175,6 +186,7 @@ def path_row(name: str, path: str, folder: Path, run: RunSummary, data: TextQASe
     row: dict[str, Any] = {
         "questions": len(run.outcomes),
         "metrics": score.metrics,
+        "subsets": subset_metrics(folder / path / f"prediction{suffix}", gold, answers),
         "support_f1_by_completion_rules": rule_ablation(name, path, run, gold),
         "second_round_used": sum(1 for a in answers if a.rounds > 1),
         "timed_questions": len(asked),
@@ -188,6 +200,23 @@ def path_row(name: str, path: str, folder: Path, run: RunSummary, data: TextQASe
         row["evidence_triples"] = total
         row["evidence_cited_sentence_spells_both_ends"] = spelled / total if total else None
     return row
+
+
+def subset_metrics(prediction: Path, gold: TextQASet, answers: list[PathAnswer]) -> dict[str, Any]:
+    """The figures on two subsets of the answered questions: those the program takes for a comparison from the text
+    (`textqa.comparison`, what `--compare-by-parts` acts on) and those the set itself types `comparison` (HotpotQA;
+    read for reporting only), with how many were answered by parts."""
+    by_parts = sum(1 for a in answers if a.steps_source == "comparison-by-parts")
+    out: dict[str, Any] = {"answered_by_parts": by_parts}
+    subsets = {
+        "detected_comparison": [i for i in gold.items if detect_comparison(i.question, i.paragraphs) is not None],
+        "typed_comparison": [i for i in gold.items if i.type == "comparison"],
+    }
+    for name, items in subsets.items():
+        if items:
+            part = dataclasses.replace(gold, items=tuple(items))
+            out[name] = {"questions": len(items), "metrics": score_file(prediction, part).metrics}
+    return out
 
 
 def print_row(name: str, path: str, row: dict[str, Any], total: int) -> None:
@@ -209,6 +238,13 @@ def print_row(name: str, path: str, row: dict[str, Any], total: int) -> None:
         f"failures {row['llm_failures']}{extra}",
         flush=True,
     )
+    subsets = row["subsets"]
+    for subset in ("detected_comparison", "typed_comparison"):
+        if subset in subsets:
+            part = subsets[subset]["metrics"]
+            figures = "  ".join(f"{k} {part[k]:.3f}" for k in SHOWN[name] if k in part)
+            print(f"  {subset} ({subsets[subset]['questions']} questions): {figures}", flush=True)
+    print(f"  answered by parts: {subsets['answered_by_parts']}", flush=True)
 
 
 def _f1(predicted: set[Any], gold: set[Any]) -> float:
@@ -263,6 +299,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--paragraphs", type=int, default=DEFAULT_PARAGRAPHS, help="paragraphs shown whole")
     parser.add_argument("--second-round", action="store_true", help="baseline: retrieve again with the first answers")
     parser.add_argument(
+        "--compare-by-parts",
+        action=argparse.BooleanOptionalAction,
+        default=COMPARE_BY_PARTS_DEFAULT,
+        help="baseline: answer a two-entity comparison by one lookup per entity, compared in code",
+    )
+    parser.add_argument(
         "--compare-retrievers",
         type=int,
         default=20,
@@ -309,6 +351,7 @@ def main(argv: list[str]) -> int:
         "retriever": args.retriever,
         "top_k": args.top_k,
         "second_round": args.second_round,
+        "compare_by_parts": args.compare_by_parts,
         "context": args.context,
         "paragraphs": args.paragraphs,
         "items": args.items,
@@ -346,7 +389,15 @@ def main(argv: list[str]) -> int:
                     continue
                 second = args.second_round and not kg
                 settings = TextQASettings(
-                    name, args.llm, args.retriever, args.top_k, kg, second, args.context, args.paragraphs
+                    name,
+                    args.llm,
+                    args.retriever,
+                    args.top_k,
+                    kg,
+                    second,
+                    args.context,
+                    args.paragraphs,
+                    compare_by_parts=args.compare_by_parts and not kg,
                 )
                 folder = args.output / (f"{name}+kg" if kg else name)
                 started = time.monotonic()

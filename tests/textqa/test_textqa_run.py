@@ -61,8 +61,11 @@ class FakeTriples:
 
 
 def settings(dataset: str, *, kg: bool = False) -> TextQASettings:
-    """The ranked-sentences context (the paragraph context is tested in test_textqa_paragraphs.py)."""
-    return TextQASettings(dataset=dataset, llm="fake", retriever="bm25", top_k=8, kg_path=kg, context="sentences")
+    """The ranked-sentences context and the single-call reader for every question (the paragraph context is tested
+    in test_textqa_paragraphs.py, comparisons by parts in test_textqa_by_parts.py)."""
+    return TextQASettings(
+        dataset=dataset, llm="fake", retriever="bm25", top_k=8, kg_path=kg, context="sentences", compare_by_parts=False
+    )
 
 
 def test_hotpot_run_writes_both_formats_and_scores(tmp_path: Path) -> None:
@@ -109,7 +112,7 @@ def test_resume_skips_done_questions_and_refuses_other_settings(tmp_path: Path) 
         run_textqa(
             data,
             tmp_path / "out",
-            TextQASettings("hotpotqa", "fake", "bm25", 3, False, context="sentences"),
+            TextQASettings("hotpotqa", "fake", "bm25", 3, False, context="sentences", compare_by_parts=False),
             FakeLLM(reader),
         )
 

@@ -20,7 +20,7 @@ from kgreason.textqa.loaders import FORMATS, load_textqa
 from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS
 from kgreason.textqa.records import TextQASet
 from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName
-from kgreason.textqa.run import CONTEXTS, RunSummary, TextQASettings, run_textqa
+from kgreason.textqa.run import COMPARE_BY_PARTS_DEFAULT, CONTEXTS, RunSummary, TextQASettings, run_textqa
 from kgreason.textqa.score import TextQAScore, score_file
 from kgreason.textqa.unified import to_unified
 
@@ -135,6 +135,15 @@ def run_command(
             "once more over the new ones (one extra call at most).",
         ),
     ] = False,
+    compare_by_parts: Annotated[
+        bool,
+        typer.Option(
+            "--compare-by-parts/--no-compare-by-parts",
+            help="Baseline: a two-entity comparison found in the question (which came first / is larger, are both "
+            "…, the same …) is answered by one lookup per entity, compared by the program; the single reading "
+            "when that cannot decide it.",
+        ),
+    ] = COMPARE_BY_PARTS_DEFAULT,
 ) -> None:
     """Answer every question: rank its sentences, answer with the LLM reader (baseline path), and write
     baseline/answers.json (the seed's answer format) and baseline/prediction.json (HotpotQA, 2Wiki) or
@@ -156,6 +165,7 @@ def run_command(
         second_round=second_round,
         context="sentences" if context == "sentences" else "paragraphs",
         paragraphs=paragraphs,
+        compare_by_parts=compare_by_parts,
     )
     embedder = _embedder(settings.retriever)
     model = open_llm(llm)

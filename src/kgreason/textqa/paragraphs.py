@@ -37,12 +37,18 @@ def linked(first: Paragraph, other: Paragraph) -> bool:
     return mentions(first.text, entity_name(other.title)) or mentions(other.text, entity_name(first.title))
 
 
+def named_paragraphs(question: str, paragraphs: Sequence[Paragraph]) -> list[Paragraph]:
+    """The paragraphs whose subject (title without the parenthesised qualifier) the question names, in the given
+    order."""
+    return [p for p in paragraphs if mentions(question, entity_name(p.title))]
+
+
 def order_paragraphs(question: str, ranked: Sequence[Paragraph]) -> list[Paragraph]:
     """The ranking with the question's pair first: two paragraphs the question names by title, else the best-ranked
     one and the best-ranked paragraph linked to it (steps 2-3 of the module's description)."""
     if not ranked:
         return []
-    named = [p for p in ranked if mentions(question, entity_name(p.title))]
+    named = named_paragraphs(question, ranked)
     if len(named) >= 2:
         head = named[:2]
     else:
