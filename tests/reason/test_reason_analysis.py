@@ -248,3 +248,17 @@ def test_the_noun_before_which_one_is_the_asked_type_unless_it_is_a_relation(ind
     assert run(index, "大黄蜂号航空母舰的舰级是哪一个？").type_word == ""
     # a group named before 中 gives the kind of its member asked for
     assert run(index, "隶属于美国海军的航空母舰中，哪一艘最早服役？").type_word == "航空母舰"
+
+
+def test_a_separator_dropped_by_normalising_still_ends_a_latin_name() -> None:
+    idx = KGIndex(
+        "d",
+        (
+            KGTriple("a", "J-20", "武器装备", "首飞时间", "2011年1月11日", "时间"),
+            KGTriple("b", "F-22", "武器装备", "首飞时间", "1997年9月7日", "时间"),
+            KGTriple("c", "F-22A", "武器装备", "首飞时间", "2003年1月1日", "时间"),
+        ),
+    )
+    assert [t for t, _, _ in links(idx, "J-20、F-22和F-22A中，哪一个首飞最早？")] == ["J-20", "F-22", "F-22A"]
+    # a hyphen inside a designation is no separator: `F-22A` is not `F-22`
+    assert [n for _, n, _ in links(idx, "F-22A的首飞时间是什么？")] == ["F-22A"]

@@ -77,6 +77,10 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("白沙号", "装备", "舷号", "172", "代号"),
     ("戊国采购合同", "合同", "采购方", "戊国", "国家"),
     ("戊国采购合同", "合同", "签约时间", "2021年1月", "时间"),
+    ("青岚号遇袭事件", "事件", "使用武器", "甲型飞鱼导弹", "装备"),
+    ("白沙号遇袭事件", "事件", "使用武器", "甲型飞鱼导弹", "装备"),
+    ("白沙号遇袭事件", "事件", "死亡人数", "5人", "数值"),
+    ("红山号遇袭事件", "事件", "使用武器", "乙型飞鱼导弹", "装备"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -515,3 +519,10 @@ def test_the_member_of_a_named_group_is_answered_not_the_event_holding_its_value
     rec = answer("采购雷鸣火箭炮的国家中，哪一个最早签约？", "L3")
     assert rec.answers == ("甲国",)
     assert ("2016年5月", "早于", "2021年1月") in rec.main_path
+
+
+def test_which_time_asks_an_event_and_a_group_link_needs_one_of_its_names() -> None:
+    # `“飞鱼”导弹` links both 飞鱼 missiles as alternatives: a chain through one of them needs no path to the other
+    rec = answer("“飞鱼”导弹的袭击中，死亡人数最少的是哪一次？", "L3")
+    assert rec.answers == ("白沙号遇袭事件",)
+    assert ("5人", "数值小于", "12人") in rec.main_path

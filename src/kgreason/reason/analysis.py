@@ -22,6 +22,7 @@ from kgreason.reason.lexicon import (
     COPULAS,
     COUNT_PATTERNS,
     DEGREE_MARKERS,
+    EVENT_MEASURE_WORDS,
     EXCLUDE_FRAMES,
     KIND_MEASURE_WORDS,
     MEASURE_WORDS,
@@ -138,6 +139,7 @@ class Analysis:
     unknown_kind: str = ""
     asks_sibling: bool = False  # `与大连舰同一天入列的…`: the answer shares a node with a named one
     asks_category: bool = False  # `哪一类导弹`: the kind itself is asked, not a member of it
+    asks_event: bool = False  # `…中，哪一次…`: the question counts events, so an event is asked
 
     def mention_keys(self) -> list[str]:
         return list(dict.fromkeys(m.key for m in self.mentions))
@@ -279,7 +281,7 @@ _ONE_THING_MEASURE_WORDS = "".join(c for c in MEASURE_WORDS if c not in KIND_MEA
 # the asked noun before the question word: `…的驱逐舰有哪些`, `…的两栖攻击舰是哪一艘` (one thing), `…的北约国家中，
 # 哪一个…` (a member of the group named before 中)
 _TYPE_WORD_BEFORE = re.compile(
-    rf"(?:有|是|包括|分别是|都有)?(?:哪些|哪几)|(?P<one>(?:是|为)哪一?[{_ONE_THING_MEASURE_WORDS}])|中(?=哪|谁)"
+    rf"(?:有|是|包括|分别是|都有)?(?:哪些|哪几)|(?P<one>(?:是|为)哪一?[{_ONE_THING_MEASURE_WORDS}])|(?:中|里)(?=哪|谁)"
 )
 
 
@@ -609,6 +611,7 @@ def _exclusions(q: MappedText, mentions: list[Mention]) -> dict[str, str]:
     return out
 
 
+_ASKS_EVENT = re.compile(rf"哪一?[{EVENT_MEASURE_WORDS}]")
 _DEMONSTRATIVE = re.compile(rf"那一?[{MEASURE_WORDS}]$")
 # the described name is what is asked: `…的055型驱逐舰是哪一艘` / `…的驱逐舰有哪些`
 _ASKED_HEAD = re.compile(f"(?:{'|'.join(COPULAS)})?(?:哪一?[{MEASURE_WORDS}]|哪些|有哪些)")
@@ -732,6 +735,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         measure_word=_measure_word(nq),
         asks_sibling=bool(_SIBLING.search(nq)) or any(w in nq for w in SAME_WORDS),
         asks_category=bool(_ASKS_CATEGORY.search(nq)),
+        asks_event=bool(_ASKS_EVENT.search(nq)),
     )
 
 

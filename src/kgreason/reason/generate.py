@@ -139,8 +139,11 @@ def run_checks(
     for n in chain.nodes:
         on_chain |= index.alias_group(n)
     text_of = {m.key: m.text for m in analysis.mentions} | analysis.role_text
+    # the names one word links as a group (`飞鱼导弹`: AM39…, MM38…) are alternatives: the chain needs one of them
+    group_of = {m.key: (m.start, m.end) for m in analysis.mentions if m.how == "group"}
+    reached = {group_of[k] for k in on_chain if k in group_of}
     for key in starts if entity_checks else []:
-        if key in on_chain:
+        if key in on_chain or group_of.get(key) in reached:
             continue
         checks.append(check_entity(index, chain, key, text_of.get(key, index.name(key)), analysis.roles.get(key)))
     for w in analysis.times:

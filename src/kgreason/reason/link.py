@@ -136,12 +136,23 @@ class NameTable:
         return self._shared
 
 
-def _splits_alnum(nq: str, start: int, end: int) -> bool:
-    """A Latin/digit name must not cut a longer Latin/digit token (`f35` inside `f35a`, `20` inside `2020`)."""
+_JOINERS = frozenset("-－—–·.・ ")  # characters inside a Latin/digit name (`F-35`): not a boundary when dropped
+
+
+def _splits_alnum(q: MappedText, start: int, end: int) -> bool:
+    """A Latin/digit name must not cut a longer Latin/digit token (`f35` inside `f35a`, `20` inside `2020`); a
+    separator normalising dropped (`歼-20、F-22`) still ends a token."""
+    nq = q.norm
     first, last = nq[start], nq[end - 1]
-    if first.isascii() and first.isalnum() and start > 0 and nq[start - 1].isascii() and nq[start - 1].isalnum():
+
+    def joined(a: int, b: int) -> bool:
+        return (
+            nq[a].isascii() and nq[a].isalnum() and nq[b].isascii() and nq[b].isalnum() and set(q.gap(b, b)) <= _JOINERS
+        )
+
+    if first.isascii() and first.isalnum() and start > 0 and joined(start - 1, start):
         return True
-    return bool(last.isascii() and last.isalnum() and end < len(nq) and nq[end].isascii() and nq[end].isalnum())
+    return bool(last.isascii() and last.isalnum() and end < len(nq) and joined(end - 1, end))
 
 
 def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> list[Mention]:
@@ -155,7 +166,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
             if j > n:
                 continue
             hits = table.exact.get(nq[i:j])
-            if hits and not _splits_alnum(nq, i, j):
+            if hits and not _splits_alnum(q, i, j):
                 text = q.verbatim(i, j)
                 found.extend(Mention(i, j, text, key, how, score) for key, how, score in hits)
     found.extend(_named_numbers(table, q))
@@ -243,7 +254,7 @@ def _partial(table: NameTable, q: MappedText) -> list[Mention]:
             if j > n:
                 continue
             keys = table.parts.get(nq[i:j])
-            if not keys or _splits_alnum(nq, i, j) or _cuts_word(table, nq, j):
+            if not keys or _splits_alnum(q, i, j) or _cuts_word(table, nq, j):
                 continue
             for key in keys:
                 share = length / len(table.names[key])
@@ -292,7 +303,7 @@ def _gapped(table: NameTable, q: MappedText) -> list[Mention]:
         for key in table.by_first.get(ch, ()):
             name = table.names[key]
             end = _spell_with_gaps(nq, i, name)
-            if end and not _splits_alnum(nq, i, end):
+            if end and not _splits_alnum(q, i, end):
                 out.append(Mention(i, end, q.verbatim(i, end), key, "gapped", GAPPED_SCORE))
     return out
 

@@ -203,6 +203,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         kinds = "" if analysis.asks_category else category_values(index, end)
         hay = types + node.name + (rel if last_forward else "") + kinds
         score += _type_word_score(tw, hay, w.type_match, w.type_mismatch)
+    elif analysis.asks_event:
+        score += w.type_match if names_event_type(types) else -w.type_mismatch
     elif analysis.read_type and node.types:
         score += w.read_type if analysis.read_type in node.types else -w.read_type
     return score

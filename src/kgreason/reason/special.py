@@ -21,7 +21,7 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
-from kgreason.reason.lexicon import DATE_NOUNS, EVENT_MEASURE_WORDS, PLACE_TYPE_WORDS, SAME_WORDS, names_event_type
+from kgreason.reason.lexicon import DATE_NOUNS, PLACE_TYPE_WORDS, SAME_WORDS, names_event_type
 from kgreason.reason.scoring import relation_match
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
@@ -77,9 +77,6 @@ def _bool_by_sameness(index: KGIndex, analysis: Analysis, a: str, b: str) -> lis
     main = (ea.triple.spo, eb.triple.spo)
     chains = (Chain(a, (ea,)), Chain(b, (eb,)))
     return [_bool(yes, main, best[0], chains)]
-
-
-_ASKS_EVENT = re.compile(rf"哪一?[{EVENT_MEASURE_WORDS}]")
 
 
 def _same_noun(nq: str) -> str:
@@ -298,7 +295,7 @@ def _own_options(index: KGIndex, key: str, aspect: str, compared: list[str]) -> 
 def _asks_event(index: KGIndex, analysis: Analysis, holder: str) -> bool:
     """`三次遇袭中，哪一次…`: the question counts events, and the value belongs to an event the named thing took
     part in: the event is the answer, not the thing."""
-    return bool(_ASKS_EVENT.search(analysis.mapped.norm)) and names_event_type(index.types_text(holder))
+    return analysis.asks_event and names_event_type(index.types_text(holder))
 
 
 def _beaten(winner: AttributeOption, other: AttributeOption, direction: str) -> bool:
