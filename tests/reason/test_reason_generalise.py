@@ -81,6 +81,8 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("白沙号遇袭事件", "事件", "使用武器", "甲型飞鱼导弹", "装备"),
     ("白沙号遇袭事件", "事件", "死亡人数", "5人", "数值"),
     ("红山号遇袭事件", "事件", "使用武器", "乙型飞鱼导弹", "装备"),
+    ("乙型驱逐舰", "装备", "前序型号", "甲型驱逐舰", "装备"),
+    ("乙型驱逐舰", "装备", "燃气轮机型号", "QC-9", "装备"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -526,3 +528,11 @@ def test_which_time_asks_an_event_and_a_group_link_needs_one_of_its_names() -> N
     rec = answer("“飞鱼”导弹的袭击中，死亡人数最少的是哪一次？", "L3")
     assert rec.answers == ("白沙号遇袭事件",)
     assert ("5人", "数值小于", "12人") in rec.main_path
+
+
+def test_a_reverse_hop_is_named_by_the_converse_of_its_relation() -> None:
+    # 后继型号 reads 前序型号 backwards; the `型号` it shares with 燃气轮机型号 is spent on the first hop
+    rec = answer("甲型驱逐舰的后继型号是什么？", "L1")
+    assert rec.answers == ("乙型驱逐舰",)
+    assert rec.main_path == (("乙型驱逐舰", "前序型号", "甲型驱逐舰"),)
+    assert answer("飞星的全称是什么？", "L1").answers == ("飞星公司",)

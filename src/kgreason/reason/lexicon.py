@@ -265,6 +265,16 @@ REQUEST_FRAMES: tuple[str, ...] = (
     "想知道",
 )
 SET_WORDS: tuple[str, ...] = ("哪些", "有哪些", "都有", "分别", "哪几", "所有", "全部", "各")
+# Words of a relation name and the word that names the same link read the other way (`055型 前序型号 052D型`:
+# 052D型's 后继型号 is 055型): a reverse hop is named by the relation name with its word swapped.
+CONVERSE_WORDS: tuple[tuple[str, str], ...] = (
+    ("前序", "后继"),
+    ("前序", "后续"),
+    ("前身", "后继"),
+    ("简称", "全称"),
+    ("缩写", "全称"),
+    ("上级", "下级"),
+)
 # Measure words (classifiers) after 几 / 多少 / 哪一 / 那一: `几艘`, `多少名`, `哪一型`, `那一次`.
 MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届"
 EVENT_MEASURE_WORDS = "次场起届"  # the measure words that count events (`哪一次`, `哪一场`)

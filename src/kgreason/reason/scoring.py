@@ -22,6 +22,7 @@ from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.lexicon import (
+    CONVERSE_WORDS,
     ORGANISATION_TYPE_HINTS,
     PERSON_TYPE_HINTS,
     PLACE_RELATION_HINTS,
@@ -105,6 +106,30 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
             covered.update(p for sp in spans if sp is not None for p in range(*sp))
             best = RelationMatch(share, frozenset(covered))
     return best
+
+
+def hop_match(e: Edge, residual: str) -> RelationMatch:
+    """`relation_match` of one hop: walked backwards, the relation is also named by its converse (`后继型号` names
+    `前序型号` read from its object)."""
+    m = relation_match(e.relation, residual)
+    if not e.forward:
+        for name in converse_names(e.relation):
+            c = relation_match(name, residual)
+            if c.score > m.score:
+                m = c
+    return m
+
+
+@lru_cache(maxsize=16384)
+def converse_names(relation: str) -> tuple[str, ...]:
+    """The relation's name with a word swapped for its converse (`前序型号` -> `后继型号`, `后续型号`)."""
+    rel = normalize_text(relation)
+    out: list[str] = []
+    for a, b in CONVERSE_WORDS:
+        for word, other in ((a, b), (b, a)):
+            if word in rel:
+                out.append(rel.replace(word, other))
+    return tuple(dict.fromkeys(out))
 
 
 _PARAMETERS = re.compile(r"[(（]([^()（）]*)[)）]")
@@ -304,7 +329,7 @@ class ChainScorer:
         key = id(e)
         got = self._hops.get(key)
         if got is None:
-            m = relation_match(e.relation, self._residual)
+            m = hop_match(e, self._residual)
             reached = node_match(self.index, e.dst, self._residual) if e.dst not in self._mentions else frozenset({-1})
             covered = m.covered | (reached - {-1})
             named = max(m.score, self._learned(e.relation))
@@ -346,7 +371,7 @@ class ChainScorer:
             key = id(e)
             step = self._prefix_hops.get(key)
             if step is None:
-                rel = max(relation_match(e.relation, self._residual).score, self._learned(e.relation))
+                rel = max(hop_match(e, self._residual).score, self._learned(e.relation))
                 node = 0.5 if e.dst in self._mentions or node_match(self.index, e.dst, self._residual) else 0.0
                 step = max(rel, node) - 0.1
                 self._prefix_hops[key] = step
@@ -364,6 +389,11 @@ class ChainScorer:
                 covered |= relation_match(e.relation, self._residual).covered
                 continue
             hop_covered, hop_score, hop_weak = self._hop(e)
+            if hop_covered and hop_covered <= covered and all(p.relation != e.relation for p in chain.edges[:i]):
+                # its words already named an earlier hop of another relation: they are not evidence for this one
+                # too (`后继型号` -> 前序型号, then not 燃气轮机型号 for the same `型号`); the two hops of a sibling
+                # (`同一型号`: 所属型号 there and back) share them
+                hop_score, hop_weak = 0.0, True
             covered |= hop_covered
             hop_scores.append(hop_score)
             weak += hop_weak and not self._into_event(chain, i)
