@@ -11,6 +11,11 @@ rounds after the reasoner's mechanisms, and some of their failures then informed
 before a verb, 多 as a comparative, a compared name not borrowing the other's values, 谁 answering an organisation,
 哪座城市 asking a place, a request frame asking the question inside), so treat the figure as a development measure of
 how much a rewording costs.
+
+`benchmarks/data/new_shapes.json` (`--items`) holds 60 questions of shapes the data sets do not ask, written by this
+project on ccks_ext_dev's KGs (a number as an anchor `舷号为105的…`, a converse relation `后继型号`, `较近`, a group
+before `中，哪一个`, `哪一次` over events, names joined by `、`, the name of a picked member `…的那种叫什么`);
+their failures informed general fixes, so it too is a development figure.
 Exits 0 with a message when a data folder is missing.
 """
 
@@ -41,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"command: .venv/bin/python benchmarks/bench_paraphrase.py {' '.join(argv or sys.argv[1:])}".rstrip())
     for name, root in SETS.items():
         mine = [it for it in items if it["set"] == name]
+        if not mine:
+            continue
         if not root.is_dir():
             print(f"{name}: data folder {root} not found; skipped")
             continue
@@ -53,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
             if sorted(got) != sorted(it["answers"]):
                 wrong.append((it["question"], got, it["answers"]))
         right = len(mine) - len(wrong)
-        print(f"{name}: {right}/{len(mine)} reworded questions answered right ({right / max(1, len(mine)):.3f})")
+        print(f"{name}: {right}/{len(mine)} questions answered right ({right / max(1, len(mine)):.3f})")
         if args.failures:
             for question, got, want in wrong:
                 print(f"  {question} -> {list(got)} (expected {want})")
