@@ -83,6 +83,8 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("红山号遇袭事件", "事件", "使用武器", "乙型飞鱼导弹", "装备"),
     ("乙型驱逐舰", "装备", "前序型号", "甲型驱逐舰", "装备"),
     ("乙型驱逐舰", "装备", "燃气轮机型号", "QC-9", "装备"),
+    ("西线演习", "事件", "海上部分指挥官", "李岩", "人物"),
+    ("李岩", "人物", "军衔", "少将", "军衔"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -536,3 +538,9 @@ def test_a_reverse_hop_is_named_by_the_converse_of_its_relation() -> None:
     assert rec.answers == ("乙型驱逐舰",)
     assert rec.main_path == (("乙型驱逐舰", "前序型号", "甲型驱逐舰"),)
     assert answer("飞星的全称是什么？", "L1").answers == ("飞星公司",)
+
+
+def test_a_relation_name_anchors_a_question_that_names_no_node() -> None:
+    rec = answer("海上部分指挥官是什么军衔？")
+    assert rec.answers == ("少将",)
+    assert rec.main_path == (("西线演习", "海上部分指挥官", "李岩"), ("李岩", "军衔", "少将"))

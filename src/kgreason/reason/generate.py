@@ -80,6 +80,26 @@ def date_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
     )
 
 
+RELATION_ANCHOR_MIN_CHARS = 4  # a relation name spelled this long in a question that names no node anchors it
+
+
+def relation_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
+    """When the question names no node, the subjects of the KG relation whose name it spells in full
+    (`海上作战部分指挥官来自哪支海军` -> the exercise that has one): the relation describes what is asked, as a date
+    does (`date_anchors`); only names of four characters or more, the longest spelled."""
+    residual = analysis.residual
+    spelled = [
+        r
+        for r in index.relation_names
+        if len(r) >= RELATION_ANCHOR_MIN_CHARS and any(r in part for part in residual.split("|"))
+    ]
+    if not spelled:
+        return []
+    longest = max(len(r) for r in spelled)
+    chosen = {r for r in spelled if len(r) == longest}
+    return sorted({normalize_text(t.sub) for t in index.triples if normalize_text(t.relation) in chosen})
+
+
 def score_all(
     index: KGIndex,
     analysis: Analysis,
@@ -91,6 +111,8 @@ def score_all(
     if all(analysis.roles.get(k) == "type" for k in starts):
         # only the kind of what is asked is named (`2021年4月23日入列的055型驱逐舰是哪一艘`): its date describes it
         starts = [*date_anchors(index, analysis), *starts]
+    if not starts:
+        starts = relation_anchors(index, analysis)
     if not starts:
         return []
     scorer = scorer or ChainScorer(index, analysis, cfg.weights)
