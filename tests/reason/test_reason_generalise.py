@@ -85,6 +85,12 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("乙型驱逐舰", "装备", "燃气轮机型号", "QC-9", "装备"),
     ("西线演习", "事件", "海上部分指挥官", "李岩", "人物"),
     ("李岩", "人物", "军衔", "少将", "军衔"),
+    ("南线试射", "事件", "使用武器", "9式岸舰导弹", "装备"),
+    ("南线试射", "事件", "使用武器", "C型导弹", "装备"),
+    ("9式岸舰导弹", "装备", "射程", "150公里", "数值"),
+    ("C型导弹", "装备", "射程", "120公里", "数值"),
+    ("9式岸舰导弹", "装备", "发射方", "海岸旅", "组织"),
+    ("C型导弹", "装备", "发射方", "陆军旅", "组织"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -544,3 +550,10 @@ def test_a_relation_name_anchors_a_question_that_names_no_node() -> None:
     rec = answer("海上部分指挥官是什么军衔？")
     assert rec.answers == ("少将",)
     assert rec.main_path == (("西线演习", "海上部分指挥官", "李岩"), ("李岩", "军衔", "少将"))
+
+
+def test_a_thing_whose_name_starts_with_a_number_is_no_quantity() -> None:
+    # `9式岸舰导弹` is described by triples of its own: never a value of 9 `式岸舰导弹` to compare
+    rec = answer("南线试射使用的两种导弹中，射程较远的那种由谁发射？", "L3")
+    assert rec.answers == ("海岸旅",)
+    assert ("150公里", "数值大于", "120公里") in rec.main_path

@@ -29,8 +29,11 @@ def _attribute_value(index: KGIndex, e: Edge, aspect: str) -> DateValue | Quanti
         return None
     if aspect == "time":
         return index.date(e.dst)
-    # values with a unit the index does not know still compare with the same unit
-    return index.quantity(e.dst) or parse_quantity(e.triple.obj, lenient=True)
+    # values with a unit the index does not know still compare with the same unit — values only: a thing the KG
+    # describes (`12式岸舰导弹` is the subject of triples) is no quantity, whatever its name starts with
+    if (q := index.quantity(e.dst)) is not None:
+        return q
+    return parse_quantity(e.triple.obj, lenient=True) if index.is_literal(e.dst) else None
 
 
 def attribute_options(index: KGIndex, key: str, aspect: str) -> list[AttributeOption]:
