@@ -33,7 +33,8 @@ def _attribute_value(index: KGIndex, e: Edge, aspect: str) -> DateValue | Quanti
     # describes (`12式岸舰导弹` is the subject of triples) is no quantity, whatever its name starts with
     if (q := index.quantity(e.dst)) is not None:
         return q
-    return parse_quantity(e.triple.obj, lenient=True) if index.is_literal(e.dst) else None
+    described = any(out.forward for out in index.edges(e.dst))
+    return None if described else parse_quantity(e.triple.obj, lenient=True)
 
 
 def attribute_options(index: KGIndex, key: str, aspect: str) -> list[AttributeOption]:
