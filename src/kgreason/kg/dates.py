@@ -47,7 +47,7 @@ class DateValue:
         return (self.lo, self.hi) == (other.lo, other.hi)
 
 
-def _days_in_month(year: int, month: int) -> int:
+def days_in_month(year: int, month: int) -> int:
     # The Gregorian leap-year pattern repeats every 400 years; this keeps calendar happy for year <= 0.
     return calendar.monthrange(year % 400 + 2000, month)[1]
 
@@ -57,15 +57,15 @@ def _valid(year: int, month: int | None = None, day: int | None = None) -> bool:
         return False
     if month is not None and not 1 <= month <= 12:
         return False
-    return not (day is not None and (month is None or not 1 <= day <= _days_in_month(year, month)))
+    return not (day is not None and (month is None or not 1 <= day <= days_in_month(year, month)))
 
 
-def _year_interval(y: int) -> tuple[Day, Day]:
+def year_interval(y: int) -> tuple[Day, Day]:
     return (y, 1, 1), (y, 12, 31)
 
 
-def _month_interval(y: int, m: int) -> tuple[Day, Day]:
-    return (y, m, 1), (y, m, _days_in_month(y, m))
+def month_interval(y: int, m: int) -> tuple[Day, Day]:
+    return (y, m, 1), (y, m, days_in_month(y, m))
 
 
 _NUM = r"(\d{1,4}|[〇零一二三四五六七八九十]{1,4})"
@@ -129,7 +129,7 @@ def _parse_single(s: str, *, allow_bare_year: bool, era: bool = False) -> tuple[
         y = _signed_year(m.group(1), y)
         if not _valid(y, mo):
             return None
-        lo, hi = _month_interval(y, mo)
+        lo, hi = month_interval(y, mo)
         part = m.group(4)
         if not part:
             return lo, hi, "month"
@@ -154,10 +154,10 @@ def _parse_single(s: str, *, allow_bare_year: bool, era: bool = False) -> tuple[
             return None
         part = m.group(3)
         if not part:
-            lo, hi = _year_interval(y)
+            lo, hi = year_interval(y)
             return lo, hi, "year"
         months = _year_part_months(part)
-        return (y, months[0], 1), (y, months[1], _days_in_month(y, months[1])), "part_year"
+        return (y, months[0], 1), (y, months[1], days_in_month(y, months[1])), "part_year"
     m = _RE_CENTURY_DECADE.fullmatch(s)
     if m:
         c = _int(m.group(2))
@@ -212,12 +212,12 @@ def _parse_single(s: str, *, allow_bare_year: bool, era: bool = False) -> tuple[
             return (y, mo, d), (y, mo, d), "day"
         if not _valid(y, mo):
             return None
-        lo, hi = _month_interval(y, mo)
+        lo, hi = month_interval(y, mo)
         return lo, hi, "month"
     if allow_bare_year:
         m = _RE_BARE_YEAR.fullmatch(s)
         if m and _valid(int(m.group(1))):
-            lo, hi = _year_interval(int(m.group(1)))
+            lo, hi = year_interval(int(m.group(1)))
             return lo, hi, "year"
     return None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import calendar
 import re
 
-from kgreason.kg.dates import DateValue, Day, Precision
+from kgreason.kg.dates import DateValue, Day, Precision, days_in_month, month_interval, year_interval
 
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name} | {
     name.lower(): i for i, name in enumerate(calendar.month_abbr) if name
@@ -62,10 +62,6 @@ _NUMBER_WORDS = {
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
 
 
-def _days_in_month(year: int, month: int) -> int:
-    return calendar.monthrange(year % 400 + 2000, month)[1]
-
-
 def _signed(year: int, era: str | None) -> int:
     return -year if era and era.upper().startswith("B") else year
 
@@ -78,13 +74,13 @@ def _value(kind: str, m: re.Match[str]) -> DateValue | None:
     if kind in ("mdy", "dmy"):
         month_text, day_text = (g[0], g[1]) if kind == "mdy" else (g[1], g[0])
         year, month, day = _signed(int(g[2]), g[3]), MONTHS[month_text.lower()], int(day_text)
-        if year == 0 or not 1 <= day <= _days_in_month(year, month):
+        if year == 0 or not 1 <= day <= days_in_month(year, month):
             return None
         lo = hi = (year, month, day)
         precision = "day"
     elif kind == "my":
         year, month = _signed(int(g[1]), g[2]), MONTHS[g[0].lower()]
-        lo, hi, precision = (year, month, 1), (year, month, _days_in_month(year, month)), "month"
+        (lo, hi), precision = month_interval(year, month), "month"
     elif kind == "decade":
         start = int(g[0])
         lo, hi, precision = (start, 1, 1), (start + 9, 12, 31), "decade"
@@ -99,7 +95,7 @@ def _value(kind: str, m: re.Match[str]) -> DateValue | None:
         precision = "century"
     else:
         year = _signed(int(g[0]), g[1])
-        lo, hi, precision = (year, 1, 1), (year, 12, 31), "year"
+        (lo, hi), precision = year_interval(year), "year"
     return DateValue(lo, hi, precision, m.group(0))
 
 
