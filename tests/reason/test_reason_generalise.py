@@ -557,3 +557,28 @@ def test_a_thing_whose_name_starts_with_a_number_is_no_quantity() -> None:
     rec = answer("南线试射使用的两种导弹中，射程较远的那种由谁发射？", "L3")
     assert rec.answers == ("海岸旅",)
     assert ("150公里", "数值大于", "120公里") in rec.main_path
+
+
+def test_a_superlative_over_each_member_of_a_group_picks_one() -> None:
+    # `各` quantifies the group; the superlative picks one member, not the whole set
+    rec = answer("雷鸣火箭炮的各种弹药中，射程最远的是哪一种？", "L3")
+    assert rec.answers == ("B型导弹",)
+    assert ("约300千米", "数值大于", "约70千米") in rec.main_path
+
+
+def test_a_yes_no_comparison_with_bi_compares_the_named_attribute_of_both() -> None:
+    yes = answer("B型导弹的射程比A型火箭弹远吗？", "L3")
+    assert yes.answers == ("是",)
+    assert yes.main_path[-1] == ("约300千米", "数值大于", "约70千米")
+    no = answer("A型火箭弹的射程比B型导弹远吗？", "L3")
+    assert no.answers == ("否",)
+    assert no.main_path[-1] == ("约300千米", "数值大于", "约70千米")
+    earlier = answer("青岚号是否比白沙号更早下水？", "L3")
+    assert earlier.answers == ("是",)
+    assert earlier.main_path[-1] == ("2010年3月1日", "早于", "2011年5月2日")
+
+
+def test_an_attribute_one_side_lacks_is_not_stood_in_for_by_another() -> None:
+    # 青岚号 has no 垂直发射单元数量: its dates must not be compared with 白沙号's count
+    rec = answer("白沙号的垂直发射单元数量比青岚号多吗？", "L3")
+    assert not any(t[1] in ("数值大于", "数值小于") for t in rec.main_path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Literal
 
 from kgreason.kg.dates import DateValue, find_dates
@@ -24,6 +25,7 @@ from kgreason.reason.lexicon import (
     DEGREE_MARKERS,
     EVENT_MEASURE_WORDS,
     EXCLUDE_FRAMES,
+    GROUP_QUANTIFIERS,
     KIND_MEASURE_WORDS,
     MEASURE_WORDS,
     NEGATION_MARKERS,
@@ -34,10 +36,12 @@ from kgreason.reason.lexicon import (
     PLACE_MARKERS,
     PLACE_QUESTION_PATTERNS,
     PLACE_TYPE_HINTS,
+    QUESTION_PARTICLES,
     QUESTION_WORDS,
     REQUEST_FRAMES,
     SAME_WORDS,
     SET_WORDS,
+    THAN_WORDS,
     TIME_AFTER_WORDS,
     TIME_BEFORE_WORDS,
     TIME_QUESTION_PATTERNS,
@@ -240,6 +244,19 @@ def _comparative(
     return None
 
 
+def _than_comparison(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int, tuple[str, ...]] | None:
+    """`A的机内燃油比B多吗` / `A是否比B更早服役`: a yes/no question comparing the first name with the one right after
+    `比`, by the comparison word after the second — as `_comparative` returns it (yes when the first wins)."""
+    ordered = sorted(mentions, key=lambda m: m.start)
+    for a, b in pairwise(ordered):
+        if a.key == b.key or not any(nq[: b.start].endswith(w) and b.start - len(w) >= a.end for w in THAN_WORDS):
+            continue
+        found = _comparison_in(nq, nq[b.end :], b.end, _COMPARISON_WORDS)
+        if found is not None:
+            return (*found, (a.key, b.key))
+    return None
+
+
 def _in_how_many(text: str, i: int, n: int) -> bool:
     """The word at `text[i:i+n]` is part of 多少 (`是多少` asks a number; it compares nothing)."""
     return "多少" in text[max(0, i - 1) : i + n + 1]
@@ -266,10 +283,10 @@ def _comparison_in(
         if seg.endswith("得") or not re.fullmatch(r"[\u4e00-\u9fffA-Za-z0-9]*", seg):
             seg = ""
         end = tail_start + i + len(word)
-        if len(word) == 1:  # `先沉没`: a one-character adverb quotes the verb after it
+        if len(word) == 1 and aspect == "time":  # `先沉没`: a one-character adverb quotes the verb after it
             m = re.match(r"[\u4e00-\u9fff]{1,4}", nq[end:])
             if m:
-                end += len(m.group(0))
+                end += len(m.group(0).rstrip(QUESTION_PARTICLES))
         return aspect, direction, tail_start + i - len(seg), end
     return None
 
@@ -687,8 +704,12 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     comp_found = _comparative(nq, kept, q)
     form, comparative = _form(nq, comp_found)
     comp_full = comp_found if form == "choice" else None
+    if form == "bool" and (than := _than_comparison(nq, kept)) is not None:
+        comp_full, comparative = than, than[:2]  # answered by comparing the two, like a which-of question
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
     order = _order(q, list(mentions), quoted_spans(q)) if form != "choice" else None
+    if form == "set" and order is not None and not any(w in nq for w in SET_WORDS if w not in GROUP_QUANTIFIERS):
+        form = "entity"  # `各型别中最早…的是哪一型`: the superlative picks one member of the group
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.
     relation_names = index.relation_names
     spans = [

@@ -200,6 +200,10 @@ COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
     **{word: v for word, v in _COMPARATIVE_ADJECTIVES.items() if word != "强"},
 }
 
+QUESTION_PARTICLES = "吗呢吧"  # sentence-final particles of a question
+# Words between two compared names of a yes/no comparison (`A的射程比B远吗`, `A是否较B更早服役`).
+THAN_WORDS: tuple[str, ...] = ("比", "较")
+
 # Numeric comparison words -> the derived relation that must hold between the KG value and the threshold.
 NUMERIC_COMPARATORS: dict[str, str] = {
     "超过": "数值大于",
@@ -264,7 +268,9 @@ REQUEST_FRAMES: tuple[str, ...] = (
     "我想知道",
     "想知道",
 )
-SET_WORDS: tuple[str, ...] = ("哪些", "有哪些", "都有", "分别", "哪几", "所有", "全部", "各")
+# Words that quantify a whole group (`各型别中`, `所有舰艇`): a set question, unless a superlative picks one member.
+GROUP_QUANTIFIERS: tuple[str, ...] = ("所有", "全部", "各")
+SET_WORDS: tuple[str, ...] = ("哪些", "有哪些", "都有", "分别", "哪几", *GROUP_QUANTIFIERS)
 # Words of a relation name and the word that names the same link read the other way (`055型 前序型号 052D型`:
 # 052D型's 后继型号 is 055型): a reverse hop is named by the relation name with its word swapped.
 CONVERSE_WORDS: tuple[tuple[str, str], ...] = (

@@ -31,6 +31,11 @@ def bool_candidates(
     index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, scored: list[ScoredChain]
 ) -> list[Candidate]:
     starts = key_starts(analysis)
+    if analysis.comparative is not None and len(analysis.compared) == 2:
+        # `A的射程比B远吗`: yes when A wins the which-of comparison; the evidence is the comparison's either way
+        for winner in choice_candidates(index, analysis, attribute_named=True):
+            first = index.alias_group(analysis.compared[0])
+            return [_bool(winner.answer_keys[0] in first, winner.main, winner.score, winner.chains, winner.checks)]
     if analysis.times or analysis.numerics:
         return _bool_by_values(index, analysis, cfg, scored, starts)
     if len(starts) >= 2 and any(w in analysis.mapped.norm for w in SAME_WORDS):
@@ -154,9 +159,10 @@ def _bool_by_values(
     return [_bool(False, ordered_path([chain], checks), 0.5, (chain,), tuple(checks))]
 
 
-def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
+def choice_candidates(index: KGIndex, analysis: Analysis, attribute_named: bool = False) -> list[Candidate]:
     """Which of two mentioned entities is earlier / larger: the same attribute of both, compared; the winner's
-    triples first, then the other's, then the derived comparison."""
+    triples first, then the other's, then the derived comparison. `attribute_named`: only when the question names
+    the attribute (a yes/no `A比B大吗` compares nothing else)."""
     assert analysis.comparative is not None
     aspect, direction = analysis.comparative
     keys = list(analysis.compared) or key_starts(analysis)[:2]
@@ -169,6 +175,10 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
     score_a = [option_score(index, o, residual) for o in opts_a]
     score_b = [option_score(index, o, residual) for o in opts_b]
     best: tuple[float, AttributeOption, AttributeOption] | None = None
+    named = max([*score_a, *score_b, 0.0])
+    named = named if named >= 1.0 else 0.0
+    if attribute_named and not named:
+        return []
     for oa, sa in zip(opts_a, score_a, strict=True):
         for ob, sb in zip(opts_b, score_b, strict=True):
             if (
@@ -178,6 +188,8 @@ def choice_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
             ):
                 continue
             same = normalize_text(oa.edge.relation) == normalize_text(ob.edge.relation)
+            if (named and max(sa, sb) <= 0) or (not same and min(sa, sb) < 0.5 * max(sa, sb) and max(sa, sb) >= 1.0):
+                continue  # the question names an attribute (`翼展`) one side lacks: an unnamed one does not stand in
             # the attribute the question names first (比热容 > 切变模量), then the same one on both sides, reached
             # the same way
             s = sa + sb + (1.0 if same else 0.0)
