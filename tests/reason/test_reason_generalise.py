@@ -91,6 +91,14 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("C型导弹", "装备", "射程", "120公里", "数值"),
     ("9式岸舰导弹", "装备", "发射方", "海岸旅", "组织"),
     ("C型导弹", "装备", "发射方", "陆军旅", "组织"),
+    ("北港海战", "事件", "参战方", "北洋舰队", "部队"),
+    ("北港海战", "事件", "参战方", "南洋舰队", "部队"),
+    ("北港海战", "事件", "损失舰艇", "雁门号", "装备"),
+    ("北港海战", "事件", "损失舰艇", "临川号", "装备"),
+    ("雁门号", "装备", "隶属于", "北洋舰队", "部队"),
+    ("临川号", "装备", "隶属于", "南洋舰队", "部队"),
+    ("西线演习", "事件", "观察员", "亚历山大·卡文迪许", "人物"),
+    ("亚历山大·卡文迪许", "人物", "军衔", "上校", "军衔"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -582,3 +590,15 @@ def test_an_attribute_one_side_lacks_is_not_stood_in_for_by_another() -> None:
     # 青岚号 has no 垂直发射单元数量: its dates must not be compared with 白沙号's count
     rec = answer("白沙号的垂直发射单元数量比青岚号多吗？", "L3")
     assert not any(t[1] in ("数值大于", "数值小于") for t in rec.main_path)
+
+
+def test_a_side_named_for_the_members_is_checked_on_each_member() -> None:
+    # both sides fought the battle, so every lost ship reaches 北洋舰队 through it; only 雁门号 belongs to it
+    rec = answer("北港海战中损失的北洋舰队舰艇有哪些？", "L3")
+    assert rec.answers == ("雁门号",)
+    assert ("雁门号", "隶属于", "北洋舰队") in rec.main_path
+
+
+def test_a_transliterated_name_is_called_by_its_last_part() -> None:
+    rec = answer("卡文迪许的军衔是什么？")
+    assert rec.answers == ("上校",)

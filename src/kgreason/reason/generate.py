@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
-from kgreason.kg.paths import Chain, Signature, follow_signature, search_chains
+from kgreason.kg.paths import Chain, Signature, connect, follow_signature, search_chains
 from kgreason.kg.quantities import is_measure
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
@@ -200,6 +200,67 @@ def answer_type_of(index: KGIndex, key: str, form: str) -> str:
     return "实体"
 
 
+def _judged_on_members(
+    index: KGIndex, analysis: Analysis, rows: list[tuple[Chain, ChainScore, list[Check]]]
+) -> list[tuple[Chain, ChainScore, list[Check]]]:
+    """`X中损失的日本海军舰艇`: a named side or place that some members reach from themselves tells the members
+    apart; a member that reaches it only through the node they share (X's own `参战方`) fails it."""
+
+    def own(chain: Chain, c: Check) -> bool:
+        return c.ok is True and bool(c.anchor) and c.anchor in index.alias_group(chain.end)
+
+    rows = _start_judged_on_members(index, analysis, rows)
+    distinguishing = {
+        (c.key, c.value) for chain, _, checks in rows for c in checks if c.kind == "entity" and own(chain, c)
+    }
+    if not distinguishing:
+        return rows
+    return [
+        (
+            chain,
+            sc,
+            [
+                replace(c, ok=False, triples=(), note="reached only through a node the members share")
+                if c.kind == "entity" and c.ok is True and (c.key, c.value) in distinguishing and not own(chain, c)
+                else c
+                for c in checks
+            ],
+        )
+        for chain, sc, checks in rows
+    ]
+
+
+def _start_judged_on_members(
+    index: KGIndex, analysis: Analysis, rows: list[tuple[Chain, ChainScore, list[Check]]]
+) -> list[tuple[Chain, ChainScore, list[Check]]]:
+    """`北港海战中损失的北洋舰队舰艇`: the chain starts at one name (北洋舰队), passes another (the battle) and ends on
+    the battle's members; the first name then describes the members themselves. When some members connect to it
+    directly, that connection is their check and the members without one fail."""
+    mentioned = analysis.mention_set
+    starts = {c.start for c, _, _ in rows if c.hops >= 2 and c.nodes[-2] in mentioned and c.start != c.nodes[-2]}
+    if len(starts) != 1:
+        return rows
+    (key,) = starts
+    text = next((m.text for m in analysis.mentions if m.key == key), index.name(key))
+    direct = {c.end: via for c, _, _ in rows if (via := connect(index, [c.end], key, max_hops=1)) is not None}
+    if not direct or len(direct) == len(rows):
+        return rows
+    role = analysis.roles.get(key, "") or "camp"
+    return [
+        (
+            chain,
+            sc,
+            [
+                *checks,
+                Check("entity", role, text, True, direct[chain.end].triples, anchor=chain.end)
+                if chain.end in direct
+                else Check("entity", role, text, False, note="the member itself is not connected"),
+            ],
+        )
+        for chain, sc, checks in rows
+    ]
+
+
 def _member_candidates(
     index: KGIndex,
     analysis: Analysis,
@@ -221,6 +282,7 @@ def _member_candidates(
         seen_ends |= group
         sc = known.get(m.edges) or scorer.score(m, best.score.external)
         rows.append((m, sc, run_checks(index, m, analysis, starts, cfg.entity_checks)))
+    rows = _judged_on_members(index, analysis, rows)
     passing = [r for r in rows if not any(c.ok is False for c in r[2])]
     form = analysis.form
     if form == "count" and all(not is_measure(index.quantity(r[0].end)) for r in rows):

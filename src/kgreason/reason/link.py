@@ -43,6 +43,7 @@ GAPPED_MAX_INSERTED = 2  # characters the question may add inside a name it spel
 GAPPED_SCORE = 0.7
 SHORT_NUMBER_WINDOW = 6  # a short number links when its relation's name ends this close before it (`舷号为105`)
 
+NAME_PART_SEPARATORS = r"[·・•‧]"  # between the parts of a transliterated name
 _BRACKETED = re.compile(r"[（(\[【「『〈《][^）)\]】」』〉》]*[）)\]】」』〉》]")
 
 
@@ -112,6 +113,11 @@ class NameTable:
                 if length >= PARTIAL_MIN_SHARE * n:
                     for i in range(1, n - length + 1):
                         inner[name[i : i + length]].add(key)
+            # `约瑟夫·罗彻福特`: a transliterated name is called by its last part alone (the family name)
+            parts = re.split(NAME_PART_SEPARATORS, node.name)
+            if len(parts) > 1 and len(last := normalize_text(parts[-1])) >= PARTIAL_MIN_CHARS:
+                inner[last].add(key)
+                self.part_lengths.add(len(last))
             if n >= FUZZY_MIN_NAME_CHARS:
                 for bg in set(_bigrams(name)):
                     self.bigrams[bg].add(key)
