@@ -116,6 +116,12 @@ def test_the_lookup_is_shown_the_hop_sentence_and_the_second_paragraph_only(tmp_
     assert "Lyon is a city" not in prompt and "Nantes" not in prompt and "1990 drama" not in prompt
     assert "from Film X to Anne Dupont" in prompt
     assert set(llm.calls[0].schema["properties"]["sentences"]["items"]["enum"]) == {hop.key, *(s.key for s in second)}
+    assert answer.sentences == (hop.key, second[1].key)  # the hop sentence and the first citation about her
+    # a reply citing the hop sentence only (the entity itself asked): the second paragraph's first sentence names it
+    itself = bridge_by_parts(
+        FakeLLM([{"answer": "Anne Dupont", "sentences": [hop.key]}]), item.question, found, sentences
+    )
+    assert itself is not None and itself.sentences == (hop.key, second[0].key)
 
 
 def test_run_answers_by_parts_and_records_the_hops(tmp_path: Path) -> None:

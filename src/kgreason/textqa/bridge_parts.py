@@ -8,8 +8,8 @@ second paragraph — nothing else — told which entity the question's descripti
 question asks with the ids of the sentences stating it (one call under a JSON schema). If the question asks for the
 bridge entity itself ("starred which Canadian actress…?"), that entity is the answer.
 
-The supporting facts are the hop sentence and the reader's first citation (`SUPPORT_CITATIONS`); the answer's steps
-are the two hops. When the reply is unusable (no answer, or a call failing for a reason a retry would repeat) the
+The supporting facts are the hop sentence and the reader's first citation in the second paragraph
+(`SUPPORT_CITATIONS`), else that paragraph's first sentence; the answer's steps are the two hops. When the reply is unusable (no answer, or a call failing for a reason a retry would repeat) the
 answer is None and the caller falls back to the single-call reader; a server down or slow gives an empty answer with
 its failure, as the single reader's would, so a resume asks again.
 """
@@ -99,8 +99,11 @@ def bridge_by_parts(llm: LLM, question: str, bridge: Bridge, sentences: Sequence
     cited = tuple(dict.fromkeys(str(k) for k in result.value["sentences"]))
     if not answer or not cited:
         return None
-    # Supporting facts: the hop sentence and the reader's first citation(s) about the bridge entity.
-    kept = [k for k in cited if k != hop.key][:SUPPORT_CITATIONS] or list(cited[:1])
+    # Supporting facts: the hop sentence and the reader's first citation(s) about the bridge entity; when it cites
+    # none of those (the answer read in the hop sentence, or the entity itself asked), the second paragraph's first
+    # sentence, which names the entity the answer rests on.
+    own = {s.key for s in second}
+    kept = [k for k in cited if k in own][:SUPPORT_CITATIONS] or [second[0].key]
     position = {s.key: i for i, s in enumerate(sentences)}
     support = sorted({hop.key, *kept}, key=lambda k: position.get(k, len(position)))
     entity = subject(bridge.second)
