@@ -9,9 +9,10 @@ question asks with the ids of the sentences stating it (one call under a JSON sc
 bridge entity itself ("starred which Canadian actress…?"), that entity is the answer.
 
 The supporting facts are the hop sentence and the reader's first citation in the second paragraph
-(`SUPPORT_CITATIONS`), else that paragraph's first sentence; the answer's steps are the two hops. When the reply is unusable (no answer, or a call failing for a reason a retry would repeat) the
-answer is None and the caller falls back to the single-call reader; a server down or slow gives an empty answer with
-its failure, as the single reader's would, so a resume asks again.
+(`SUPPORT_CITATIONS`), else that paragraph's first sentence; the answer's steps are the two hops. When the reply is
+unusable (no answer, or a call failing for a reason a retry would repeat) the answer is None and the caller falls
+back to the single-call reader; a server down or slow gives an empty answer with its failure, as the single reader's
+would, so a resume asks again.
 """
 
 from __future__ import annotations
