@@ -39,6 +39,7 @@ from kgreason.llm.config import LLMConfig
 from kgreason.llm.factory import close_llm, create_llm, llm_accounting
 from kgreason.retrieve.base import Embedder
 from kgreason.textqa.answers import PathAnswer
+from kgreason.textqa.bridge import detect_bridge
 from kgreason.textqa.comparison import detect_comparison
 from kgreason.textqa.context import context_sentences
 from kgreason.textqa.loaders import load_textqa
@@ -47,6 +48,7 @@ from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS, order_paragraphs, par
 from kgreason.textqa.records import TextQAItem, TextQASet
 from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName, bm25_scores, rank_texts
 from kgreason.textqa.run import (
+    BRIDGE_BY_PARTS_DEFAULT,
     COMPARE_BY_PARTS_DEFAULT,
     CONTEXTS,
     RunSummary,
@@ -207,10 +209,17 @@ def subset_metrics(prediction: Path, gold: TextQASet, answers: list[PathAnswer])
     (`textqa.comparison`, what `--compare-by-parts` acts on) and those the set itself types `comparison` (HotpotQA;
     read for reporting only), with how many were answered by parts."""
     by_parts = sum(1 for a in answers if a.steps_source == "comparison-by-parts")
-    out: dict[str, Any] = {"answered_by_parts": by_parts}
+    bridged = sum(1 for a in answers if a.steps_source == "bridge-by-parts")
+    out: dict[str, Any] = {"answered_by_parts": by_parts, "bridges_answered_by_parts": bridged}
+    comparisons = [i for i in gold.items if detect_comparison(i.question, i.paragraphs) is not None]
     subsets = {
-        "detected_comparison": [i for i in gold.items if detect_comparison(i.question, i.paragraphs) is not None],
+        "detected_comparison": comparisons,
         "typed_comparison": [i for i in gold.items if i.type == "comparison"],
+        # what --bridge-by-parts acts on: a bridge in the text of a question not taken for a comparison
+        "detected_bridge": [
+            i for i in gold.items if i not in comparisons and detect_bridge(i.question, i.paragraphs) is not None
+        ],
+        "other": [i for i in gold.items if i not in comparisons and detect_bridge(i.question, i.paragraphs) is None],
     }
     for name, items in subsets.items():
         if items:
@@ -239,12 +248,16 @@ def print_row(name: str, path: str, row: dict[str, Any], total: int) -> None:
         flush=True,
     )
     subsets = row["subsets"]
-    for subset in ("detected_comparison", "typed_comparison"):
+    for subset in ("detected_comparison", "typed_comparison", "detected_bridge", "other"):
         if subset in subsets:
             part = subsets[subset]["metrics"]
             figures = "  ".join(f"{k} {part[k]:.3f}" for k in SHOWN[name] if k in part)
             print(f"  {subset} ({subsets[subset]['questions']} questions): {figures}", flush=True)
-    print(f"  answered by parts: {subsets['answered_by_parts']}", flush=True)
+    print(
+        f"  answered by parts: comparisons {subsets['answered_by_parts']}, "
+        f"bridges {subsets['bridges_answered_by_parts']}",
+        flush=True,
+    )
 
 
 def _f1(predicted: set[Any], gold: set[Any]) -> float:
@@ -305,6 +318,12 @@ def main(argv: list[str]) -> int:
         help="baseline: answer a two-entity comparison by one lookup per entity, compared in code",
     )
     parser.add_argument(
+        "--bridge-by-parts",
+        action=argparse.BooleanOptionalAction,
+        default=BRIDGE_BY_PARTS_DEFAULT,
+        help="baseline: answer a bridge found in the text by one lookup over the bridge entity's paragraph",
+    )
+    parser.add_argument(
         "--compare-retrievers",
         type=int,
         default=20,
@@ -352,6 +371,7 @@ def main(argv: list[str]) -> int:
         "top_k": args.top_k,
         "second_round": args.second_round,
         "compare_by_parts": args.compare_by_parts,
+        "bridge_by_parts": args.bridge_by_parts,
         "context": args.context,
         "paragraphs": args.paragraphs,
         "items": args.items,
@@ -398,6 +418,7 @@ def main(argv: list[str]) -> int:
                     args.context,
                     args.paragraphs,
                     compare_by_parts=args.compare_by_parts and not kg,
+                    bridge_by_parts=args.bridge_by_parts and not kg,
                 )
                 folder = args.output / (f"{name}+kg" if kg else name)
                 started = time.monotonic()

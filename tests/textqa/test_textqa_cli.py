@@ -75,7 +75,7 @@ def test_run_needs_a_model_and_says_the_kg_path_needs_the_extractor(tmp_path: Pa
     assert "2 answer(s) without a model reply" in proc.stdout
 
 
-def test_run_second_round_and_compare_by_parts_options_reach_the_journal(tmp_path: Path) -> None:
+def test_run_second_round_and_by_parts_options_reach_the_journal(tmp_path: Path) -> None:
     # The reader's behaviour is tested with a fake model (test_textqa_support.py, test_textqa_by_parts.py); here:
     # the options are the run's.
     data = write_json(tmp_path / "h.json", HOTPOT)
@@ -84,11 +84,14 @@ def test_run_second_round_and_compare_by_parts_options_reach_the_journal(tmp_pat
         proc = kgreason(tmp_path, *args, "--second-round", "--compare-by-parts")
         again = kgreason(tmp_path, *args, "--compare-by-parts")
         other = kgreason(tmp_path, *args, "--second-round", "--no-compare-by-parts")
+        bridge = kgreason(tmp_path, *args, "--second-round", "--compare-by-parts", "--no-bridge-by-parts")
     assert proc.returncode == 3, proc.stderr
     first = json.loads((tmp_path / "out/textqa.journal.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert first["settings"]["second_round"] is True and first["settings"]["compare_by_parts"] is True
+    assert first["settings"]["bridge_by_parts"] is True
     assert again.returncode == 2 and "second_round: true -> false" in again.stderr
     assert other.returncode == 2 and "compare_by_parts: true -> false" in other.stderr
+    assert bridge.returncode == 2 and "bridge_by_parts: true -> false" in bridge.stderr
 
 
 def test_run_refuses_an_unknown_context(tmp_path: Path) -> None:

@@ -64,7 +64,14 @@ def settings(dataset: str, *, kg: bool = False) -> TextQASettings:
     """The ranked-sentences context and the single-call reader for every question (the paragraph context is tested
     in test_textqa_paragraphs.py, comparisons by parts in test_textqa_by_parts.py)."""
     return TextQASettings(
-        dataset=dataset, llm="fake", retriever="bm25", top_k=8, kg_path=kg, context="sentences", compare_by_parts=False
+        dataset=dataset,
+        llm="fake",
+        retriever="bm25",
+        top_k=8,
+        kg_path=kg,
+        context="sentences",
+        compare_by_parts=False,
+        bridge_by_parts=False,
     )
 
 

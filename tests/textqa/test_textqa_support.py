@@ -106,7 +106,7 @@ def test_run_writes_the_completion_and_the_cited_only_predictions(tmp_path: Path
         key = next(line.split("]")[0][1:] for line in messages[-1].content.splitlines() if "born in Lyon" in line)
         return {"steps": [{"question": "Where born?", "answer": "Lyon", "sentences": [key]}], "answer": "Lyon"}
 
-    settings = TextQASettings("hotpotqa", "fake", "bm25", 8, False, context="sentences")
+    settings = TextQASettings("hotpotqa", "fake", "bm25", 8, False, context="sentences", bridge_by_parts=False)
     run_textqa(data, tmp_path / "out", settings, FakeLLM(reader))
     import json
 
@@ -153,7 +153,9 @@ def test_second_round_asks_once_more_over_the_wider_context(tmp_path: Path) -> N
         first = lines[0].split("]")[0][1:]
         return {"steps": [{"question": "Who?", "answer": "Anne Dupont", "sentences": [first]}], "answer": "Anne Dupont"}
 
-    settings = TextQASettings("hotpotqa", "fake", "bm25", 1, False, second_round=True, context="sentences")
+    settings = TextQASettings(
+        "hotpotqa", "fake", "bm25", 1, False, second_round=True, context="sentences", bridge_by_parts=False
+    )
     assert all("born in Lyon" not in s.text for s in shown_sentences(data.items[0], settings, None))
     summary = run_textqa(data, tmp_path / "out", settings, FakeLLM(reader))
     base = summary.outcomes[0].answers["baseline"]
@@ -161,6 +163,6 @@ def test_second_round_asks_once_more_over_the_wider_context(tmp_path: Path) -> N
     assert base.answer == "Lyon" and base.rounds == 2
     # without the setting, one call and the first reading
     seen.clear()
-    off = TextQASettings("hotpotqa", "fake", "bm25", 1, False, context="sentences")
+    off = TextQASettings("hotpotqa", "fake", "bm25", 1, False, context="sentences", bridge_by_parts=False)
     again = run_textqa(data, tmp_path / "o2", off, FakeLLM(reader)).outcomes[0].answers["baseline"]
     assert len(seen) == 1 and again.answer == "Anne Dupont" and again.rounds == 1

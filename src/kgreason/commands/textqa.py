@@ -20,7 +20,14 @@ from kgreason.textqa.loaders import FORMATS, load_textqa
 from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS
 from kgreason.textqa.records import TextQASet
 from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName
-from kgreason.textqa.run import COMPARE_BY_PARTS_DEFAULT, CONTEXTS, RunSummary, TextQASettings, run_textqa
+from kgreason.textqa.run import (
+    BRIDGE_BY_PARTS_DEFAULT,
+    COMPARE_BY_PARTS_DEFAULT,
+    CONTEXTS,
+    RunSummary,
+    TextQASettings,
+    run_textqa,
+)
 from kgreason.textqa.score import TextQAScore, score_file
 from kgreason.textqa.unified import to_unified
 
@@ -144,6 +151,15 @@ def run_command(
             "when that cannot decide it.",
         ),
     ] = COMPARE_BY_PARTS_DEFAULT,
+    bridge_by_parts: Annotated[
+        bool,
+        typer.Option(
+            "--bridge-by-parts/--no-bridge-by-parts",
+            help="Baseline: a bridge question (it names a paragraph whose text names the entity it asks about) is "
+            "answered by one lookup over that entity's paragraph, shown the sentence linking the two; the single "
+            "reading when no such chain is found.",
+        ),
+    ] = BRIDGE_BY_PARTS_DEFAULT,
 ) -> None:
     """Answer every question: rank its sentences, answer with the LLM reader (baseline path), and write
     baseline/answers.json (the seed's answer format) and baseline/prediction.json (HotpotQA, 2Wiki) or
@@ -166,6 +182,7 @@ def run_command(
         context="sentences" if context == "sentences" else "paragraphs",
         paragraphs=paragraphs,
         compare_by_parts=compare_by_parts,
+        bridge_by_parts=bridge_by_parts,
     )
     embedder = _embedder(settings.retriever)
     model = open_llm(llm)

@@ -9,9 +9,9 @@ PathName = Literal["baseline", "kg"]
 # Failures a later call may not repeat (the server was down or slow): a resume asks those questions again. A reply
 # that breaks the schema would come back the same at temperature 0, so it stands.
 RETRYABLE_FAILURES = frozenset({"unavailable", "timeout", "server_error", "circuit_open"})
-# The reader's own decomposition, the KG path's evidence chain, or a comparison's two lookups and the program's
-# comparison (`textqa.by_parts`).
-SubQuestionSource = Literal["llm-decomposition", "evidence-chain", "comparison-by-parts"]
+# The reader's own decomposition, the KG path's evidence chain, a comparison's two lookups and the program's
+# comparison (`textqa.by_parts`), or a bridge's two hops (`textqa.bridge_parts`).
+SubQuestionSource = Literal["llm-decomposition", "evidence-chain", "comparison-by-parts", "bridge-by-parts"]
 
 
 @dataclass(frozen=True, slots=True)
