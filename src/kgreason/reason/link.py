@@ -5,7 +5,7 @@ longest, most specific matches win and a shorter name inside an accepted longer 
 `F-35A`). Names with a bracketed part also match without it (`辽宁舰（16）` ~ `辽宁舰`). Weaker kinds of link catch
 names the question shortens or rewords:
 - partial: the question spells the start of a name, or most of it (`大黄蜂号` -> `大黄蜂号航空母舰`,
-  `考艾岛附近海域` -> `夏威夷考艾岛附近海域`);
+  `考艾岛附近海域` -> `夏威夷考艾岛附近海域`), or a transliterated name's last part (`罗彻福特` -> `约瑟夫·罗彻福特`);
 - fuzzy: most of a name's character bigrams occur close together (`中途岛的作战计划` -> `中途岛作战计划`);
 - group: a word the question quotes, with the noun after it, inside a few longer names (`“飞鱼”导弹` ->
   `AM39飞鱼导弹` and `MM38飞鱼导弹`); all of them link, and the words stay for relation matching (the same kind of
