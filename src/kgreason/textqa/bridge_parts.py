@@ -24,7 +24,7 @@ from kgreason.llm.types import LLM, ChatMessage
 from kgreason.textqa.answers import RETRYABLE_FAILURES, PathAnswer, Step
 from kgreason.textqa.bridge import Bridge, hop_sentence, subject
 from kgreason.textqa.context import ContextSentence
-from kgreason.textqa.reader import ANSWER_CHARS, MAX_CITED_PER_STEP, SYSTEM, clean_answer, render_sentences
+from kgreason.textqa.reader import ANSWER_CHARS, SYSTEM, cited_ids_schema, clean_answer, render_sentences
 
 OWN_SENTENCES = 8  # of the second paragraph (HotpotQA's paragraphs have 3-6)
 # The reader's citations kept as supporting facts besides the hop sentence: its first only (one value, one sentence;
@@ -53,12 +53,7 @@ def bridge_schema(keys: Sequence[str]) -> dict[str, Any]:
         "type": "object",
         "properties": {
             "answer": {"type": "string", "maxLength": ANSWER_CHARS},
-            "sentences": {
-                "type": "array",
-                "items": {"type": "string", "enum": list(keys)},
-                "minItems": 1,
-                "maxItems": MAX_CITED_PER_STEP,
-            },
+            "sentences": cited_ids_schema(keys),
         },
         "required": ["answer", "sentences"],
         "additionalProperties": False,

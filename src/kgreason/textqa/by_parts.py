@@ -22,7 +22,7 @@ from kgreason.llm.types import LLM, ChatMessage
 from kgreason.textqa.answers import RETRYABLE_FAILURES, PathAnswer, Step
 from kgreason.textqa.comparison import Comparison
 from kgreason.textqa.context import ContextSentence
-from kgreason.textqa.reader import ANSWER_CHARS, MAX_CITED_PER_STEP, SYSTEM, render_sentences
+from kgreason.textqa.reader import ANSWER_CHARS, SYSTEM, cited_ids_schema, render_sentences
 from kgreason.textqa.retrieval import rank_sentences, select_context
 from kgreason.textqa.support import entity_name, mentions
 from kgreason.textqa.values import english_date, english_number
@@ -83,12 +83,7 @@ def lookup_schema(keys: Sequence[str], comparison: Comparison) -> dict[str, Any]
     properties: dict[str, Any] = {"value": {"type": "string", "maxLength": ANSWER_CHARS}}
     if comparison.kind == "both":
         properties["holds"] = {"type": "string", "enum": ["yes", "no"]}
-    properties["sentences"] = {
-        "type": "array",
-        "items": {"type": "string", "enum": list(keys)},
-        "minItems": 1,
-        "maxItems": MAX_CITED_PER_STEP,
-    }
+    properties["sentences"] = cited_ids_schema(keys)
     return {
         "type": "object",
         "properties": properties,

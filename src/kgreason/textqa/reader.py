@@ -38,18 +38,23 @@ def render_sentences(sentences: Sequence[ContextSentence]) -> str:
     return "\n".join(f"[{s.key}] ({s.paragraph.title}) {s.text}" for s in sentences)
 
 
+def cited_ids_schema(keys: Sequence[str]) -> dict[str, Any]:
+    """The ids of the sentences a reply cites: a closed list of those shown, so nothing else can be cited."""
+    return {
+        "type": "array",
+        "items": {"type": "string", "enum": list(keys)},
+        "minItems": 1,
+        "maxItems": MAX_CITED_PER_STEP,
+    }
+
+
 def reader_schema(keys: Sequence[str], *, yes_no: bool) -> dict[str, Any]:
     step = {
         "type": "object",
         "properties": {
             "question": {"type": "string", "maxLength": 160},
             "answer": {"type": "string", "maxLength": ANSWER_CHARS},
-            "sentences": {
-                "type": "array",
-                "items": {"type": "string", "enum": list(keys)},
-                "minItems": 1,
-                "maxItems": MAX_CITED_PER_STEP,
-            },
+            "sentences": cited_ids_schema(keys),
         },
         "required": ["question", "answer", "sentences"],
         "additionalProperties": False,
