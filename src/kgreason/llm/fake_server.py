@@ -104,19 +104,20 @@ class FakeChatServer:
         with self._slots:  # a busy server queues what it cannot generate now
             time.sleep(self.latency)
         data = chat_completion(json.dumps(schema_instance(request_schema(body)), ensure_ascii=False))
-        h.send_response(200)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(data)))
-        h.end_headers()
-        h.wfile.write(data)
-        h.wfile.flush()
         user = next((m.get("content", "") for m in body.get("messages", []) if m.get("role") == "user"), "")
+        # counted before it is sent: a client that has its reply can rely on the count (no race with the write)
         with self._lock:
             self.replies += 1
             if self._log is not None:
                 line = {"n": self.replies, "user": str(user).splitlines()[0] if user else ""}
                 self._log.write(json.dumps(line, ensure_ascii=False) + "\n")
                 self._log.flush()
+        h.send_response(200)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+        h.wfile.flush()
 
     def close(self) -> None:
         self._server.shutdown()
