@@ -25,7 +25,6 @@ from kgreason.reason.lexicon import (
     DEGREE_MARKERS,
     EVENT_MEASURE_WORDS,
     EXCLUDE_FRAMES,
-    GROUP_QUANTIFIERS,
     KIND_MEASURE_WORDS,
     MEASURE_WORDS,
     NEGATION_MARKERS,
@@ -40,6 +39,7 @@ from kgreason.reason.lexicon import (
     QUESTION_WORDS,
     REQUEST_FRAMES,
     SAME_WORDS,
+    SET_QUESTION_WORDS,
     SET_WORDS,
     THAN_WORDS,
     TIME_AFTER_WORDS,
@@ -708,7 +708,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         comp_full, comparative = than, than[:2]  # answered by comparing the two, like a which-of question
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
     order = _order(q, list(mentions), quoted_spans(q)) if form != "choice" else None
-    if form == "set" and order is not None and not any(w in nq for w in SET_WORDS if w not in GROUP_QUANTIFIERS):
+    if form == "set" and order is not None and not _has_any(nq, SET_QUESTION_WORDS):
         form = "entity"  # `各型别中最早…的是哪一型`: the superlative picks one member of the group
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.
     relation_names = index.relation_names

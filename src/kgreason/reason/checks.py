@@ -257,12 +257,13 @@ def entity_role(index: KGIndex, key: str, via: Chain | None, marked: str | None)
     return None
 
 
-def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str | None) -> Check:
-    """The answer (or another node of the chain) must be connected to the mentioned entity `key`."""
+def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str | None, max_hops: int = 2) -> Check:
+    """The answer (or another node of the chain) must be connected to the mentioned entity `key` (the answer by at
+    most `max_hops` triples, another node of the chain by one)."""
     nodes = _priority_nodes(index, chain)
     via = connect(index, nodes[:1], key, max_hops=1) or connect(index, nodes, key, max_hops=1)
-    if via is None:
-        via = connect(index, nodes[:1], key, max_hops=2)
+    if via is None and max_hops > 1:
+        via = connect(index, nodes[:1], key, max_hops=max_hops)
     if marked == "exclude":
         # a negated constraint holds when the answer does NOT connect to the entity; the connection that breaks it
         # is kept as the reason (never written on a path of a passing answer)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import Edge, KGIndex
-from kgreason.kg.paths import Chain, Signature, connect, follow_signature, search_chains
+from kgreason.kg.paths import Chain, Signature, follow_signature, search_chains
 from kgreason.kg.quantities import is_measure
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
@@ -152,6 +152,11 @@ def top_groups(scored: list[ScoredChain], n: int) -> list[tuple[str, Signature, 
     return [(k[0], k[1], v) for k, v in seen.items()]
 
 
+def mention_texts(analysis: Analysis) -> dict[str, str]:
+    """Each mentioned node's wording in the question (a role's own wording where it has one: `除…以外`)."""
+    return {m.key: m.text for m in analysis.mentions} | analysis.role_text
+
+
 def run_checks(
     index: KGIndex, chain: Chain, analysis: Analysis, starts: list[str], entity_checks: bool = True
 ) -> list[Check]:
@@ -160,7 +165,7 @@ def run_checks(
     on_chain: set[str] = set()
     for n in chain.nodes:
         on_chain |= index.alias_group(n)
-    text_of = {m.key: m.text for m in analysis.mentions} | analysis.role_text
+    text_of = mention_texts(analysis)
     # the names one word links as a group (`飞鱼导弹`: AM39…, MM38…) are alternatives: the chain needs one of them
     group_of = {m.key: (m.start, m.end) for m in analysis.mentions if m.how == "group"}
     reached = {group_of[k] for k in on_chain if k in group_of}
@@ -201,7 +206,7 @@ def answer_type_of(index: KGIndex, key: str, form: str) -> str:
 
 
 def _judged_on_members(
-    index: KGIndex, analysis: Analysis, rows: list[tuple[Chain, ChainScore, list[Check]]]
+    index: KGIndex, rows: list[tuple[Chain, ChainScore, list[Check]]]
 ) -> list[tuple[Chain, ChainScore, list[Check]]]:
     """`X中损失的日本海军舰艇`: a named side or place that some members reach from themselves tells the members
     apart; a member that reaches it only through the node they share (X's own `参战方`) fails it."""
@@ -209,7 +214,6 @@ def _judged_on_members(
     def own(chain: Chain, c: Check) -> bool:
         return c.ok is True and bool(c.anchor) and c.anchor in index.alias_group(chain.end)
 
-    rows = _start_judged_on_members(index, analysis, rows)
     distinguishing = {
         (c.key, c.value) for chain, _, checks in rows for c in checks if c.kind == "entity" and own(chain, c)
     }
@@ -241,24 +245,12 @@ def _start_judged_on_members(
     if len(starts) != 1:
         return rows
     (key,) = starts
-    text = next((m.text for m in analysis.mentions if m.key == key), index.name(key))
-    direct = {c.end: via for c, _, _ in rows if (via := connect(index, [c.end], key, max_hops=1)) is not None}
-    if not direct or len(direct) == len(rows):
-        return rows
-    role = analysis.roles.get(key, "") or "camp"
-    return [
-        (
-            chain,
-            sc,
-            [
-                *checks,
-                Check("entity", role, text, True, direct[chain.end].triples, anchor=chain.end)
-                if chain.end in direct
-                else Check("entity", role, text, False, note="the member itself is not connected"),
-            ],
-        )
-        for chain, sc, checks in rows
-    ]
+    text = mention_texts(analysis).get(key, index.name(key))
+    marked = analysis.roles.get(key)
+    own = {c.end: check_entity(index, Chain(c.end, ()), key, text, marked, max_hops=1) for c, _, _ in rows}
+    if all(ch.ok for ch in own.values()) or not any(ch.ok for ch in own.values()):
+        return rows  # the name tells no member apart
+    return [(chain, sc, [*checks, own[chain.end]]) for chain, sc, checks in rows]
 
 
 def _member_candidates(
@@ -282,7 +274,7 @@ def _member_candidates(
         seen_ends |= group
         sc = known.get(m.edges) or scorer.score(m, best.score.external)
         rows.append((m, sc, run_checks(index, m, analysis, starts, cfg.entity_checks)))
-    rows = _judged_on_members(index, analysis, rows)
+    rows = _judged_on_members(index, _start_judged_on_members(index, analysis, rows))
     passing = [r for r in rows if not any(c.ok is False for c in r[2])]
     form = analysis.form
     if form == "count" and all(not is_measure(index.quantity(r[0].end)) for r in rows):

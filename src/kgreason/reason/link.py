@@ -43,7 +43,7 @@ GAPPED_MAX_INSERTED = 2  # characters the question may add inside a name it spel
 GAPPED_SCORE = 0.7
 SHORT_NUMBER_WINDOW = 6  # a short number links when its relation's name ends this close before it (`舷号为105`)
 
-NAME_PART_SEPARATORS = r"[·・•‧]"  # between the parts of a transliterated name
+_NAME_PARTS = re.compile(r"[·・•‧]")  # between the parts of a transliterated name
 _BRACKETED = re.compile(r"[（(\[【「『〈《][^）)\]】」』〉》]*[）)\]】」』〉》]")
 
 
@@ -114,7 +114,7 @@ class NameTable:
                     for i in range(1, n - length + 1):
                         inner[name[i : i + length]].add(key)
             # `约瑟夫·罗彻福特`: a transliterated name is called by its last part alone (the family name)
-            parts = re.split(NAME_PART_SEPARATORS, node.name)
+            parts = _NAME_PARTS.split(node.name)
             if len(parts) > 1 and len(last := normalize_text(parts[-1])) >= PARTIAL_MIN_CHARS:
                 inner[last].add(key)
                 self.part_lengths.add(len(last))

@@ -33,9 +33,11 @@ def bool_candidates(
     starts = key_starts(analysis)
     if analysis.comparative is not None and len(analysis.compared) == 2:
         # `A的射程比B远吗`: yes when A wins the which-of comparison; the evidence is the comparison's either way
-        for winner in choice_candidates(index, analysis, attribute_named=True):
-            first = index.alias_group(analysis.compared[0])
-            return [_bool(winner.answer_keys[0] in first, winner.main, winner.score, winner.chains, winner.checks)]
+        won = choice_candidates(index, analysis, attribute_named=True)
+        if won:
+            w = won[0]
+            yes = w.answer_keys[0] in index.alias_group(analysis.compared[0])
+            return [_bool(yes, w.main, w.score, w.chains, w.checks)]
     if analysis.times or analysis.numerics:
         return _bool_by_values(index, analysis, cfg, scored, starts)
     if len(starts) >= 2 and any(w in analysis.mapped.norm for w in SAME_WORDS):
@@ -188,8 +190,8 @@ def choice_candidates(index: KGIndex, analysis: Analysis, attribute_named: bool 
             ):
                 continue
             same = normalize_text(oa.edge.relation) == normalize_text(ob.edge.relation)
-            if (named and max(sa, sb) <= 0) or (not same and min(sa, sb) < 0.5 * max(sa, sb) and max(sa, sb) >= 1.0):
-                continue  # the question names an attribute (`翼展`) one side lacks: an unnamed one does not stand in
+            if _stands_in(sa, sb, same, named):
+                continue
             # the attribute the question names first (比热容 > 切变模量), then the same one on both sides, reached
             # the same way
             s = sa + sb + (1.0 if same else 0.0)
@@ -205,6 +207,13 @@ def choice_candidates(index: KGIndex, analysis: Analysis, attribute_named: bool 
         return []
     winner, loser = (oa, ob) if (a_first if direction == "min" else b_first) else (ob, oa)
     return _winner_candidate(index, analysis, winner, [loser], keys[0] if winner is oa else keys[1])
+
+
+def _stands_in(sa: float, sb: float, same: bool, named: float) -> bool:
+    """The question names an attribute (`翼展`) one side lacks, and an unnamed one of that side would stand in for it:
+    neither of the pair is named while one attribute is, or the two differ and only one of them is named."""
+    top = max(sa, sb)
+    return bool(named and top <= 0) or (not same and top >= 1.0 and min(sa, sb) < 0.5 * top)
 
 
 def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> list[Candidate]:
