@@ -28,13 +28,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kgreason.textqa.comparison import OR_TAIL
 from kgreason.textqa.reader import is_yes_no
 from kgreason.textqa.records import Paragraph
 from kgreason.textqa.retrieval import bm25_scores
-from kgreason.textqa.support import entity_name, mentions
+from kgreason.textqa.support import entity_name, mention_span, mentions
 
-# The closing "…, A or B?" of a choice between two things, named by a paragraph or not.
-_OR_TAIL = re.compile(r"[,:]\s*[^,:?]+?\s+or\s+[^,:?]+?\s*\??\s*$", re.IGNORECASE)
 # Words joining two parallel names ("A and B", "A or B", "A, B").
 _COORDINATION = re.compile(r"^\s*(?:,\s*)?(?:and|or|&|,)\s*(?:the\s+)?$", re.IGNORECASE)
 
@@ -62,16 +61,11 @@ def named_subjects(question: str, paragraphs: Sequence[Paragraph]) -> list[Parag
     return [p for p in named if not any(o != subject(p).lower() and subject(p).lower() in o for o in names)]
 
 
-def _span(text: str, name: str) -> tuple[int, int] | None:
-    match = re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", text.lower())
-    return None if match is None else (match.start(), match.end())
-
-
 def coordinated(question: str, named: Sequence[Paragraph]) -> bool:
     """Two named subjects joined by "and" / "or" / a comma, or a closing "…, A or B?": parallel entities."""
-    if _OR_TAIL.search(question):
+    if OR_TAIL.search(question):
         return True
-    spans = sorted(s for p in named if (s := _span(question, subject(p))) is not None)
+    spans = sorted(s for p in named if (s := mention_span(question, subject(p))) is not None)
     return any(_COORDINATION.match(question[a[1] : b[0]]) for a, b in itertools.pairwise(spans))
 
 
@@ -81,13 +75,11 @@ def hop_sentence(first: Paragraph, second: Paragraph) -> int | None:
     return next((i for i, s in enumerate(first.sentences) if mentions(s, name)), None)
 
 
-def _best_sentence_score(question: str, first: Paragraph, other: Paragraph) -> float:
-    """How well the sentences of `first` naming `other` match the question (the link it describes)."""
-    texts = [s for s in first.sentences if mentions(s, subject(other))]
-    if not texts:
-        return 0.0
-    scores = bm25_scores(question, list(first.sentences))
-    return max(scores[i] for i, s in enumerate(first.sentences) if s in texts)
+def _best_sentence_score(sentence_scores: Sequence[float], first: Paragraph, other: Paragraph) -> float:
+    """How well the sentences of `first` naming `other` match the question (the link it describes), given each
+    sentence's score against the question."""
+    name = subject(other)
+    return max((x for x, s in zip(sentence_scores, first.sentences, strict=True) if mentions(s, name)), default=0.0)
 
 
 def _without(question: str, name: str) -> str:
@@ -102,7 +94,7 @@ def detect_bridge(question: str, paragraphs: Sequence[Paragraph]) -> Bridge | No
     if coordinated(question, named):
         return None
     scores = bm25_scores(question, [f"{subject(p)}: {p.text}" for p in paragraphs])
-    ranked = sorted(paragraphs, key=lambda p: (-scores[paragraphs.index(p)], paragraphs.index(p)))
+    ranked = [paragraphs[i] for i in sorted(range(len(paragraphs)), key=lambda i: (-scores[i], i))]
     named_ranked = [p for p in ranked if p in named]
     if len({subject(p).lower() for p in named_ranked}) == 2:  # step 2: a chain between the two subjects named
         for first in named_ranked:
@@ -114,7 +106,8 @@ def detect_bridge(question: str, paragraphs: Sequence[Paragraph]) -> Bridge | No
         if linked:
             rest = _without(question, subject(first))
             own = bm25_scores(rest, [f"{subject(p)}: {p.text}" for p in linked])
-            score = {id(p): (_best_sentence_score(rest, first, p) + own[i], -i) for i, p in enumerate(linked)}
+            link = bm25_scores(rest, list(first.sentences))  # once: the same sentences for every candidate
+            score = {id(p): (_best_sentence_score(link, first, p) + own[i], -i) for i, p in enumerate(linked)}
             linked.sort(key=lambda p: score[id(p)], reverse=True)
             return Bridge(first, tuple(linked))
     return None

@@ -121,7 +121,8 @@ RELATED_ENTITY = re.compile(
 )
 WHICH_START = re.compile(r"^(which|who|whom|what)\b", re.IGNORECASE)
 _SAME_ATTRIBUTE = re.compile(r"\bsame\s+([a-z][a-z\- ]*?)\s*(?:\?|$|\bas\b|\bin\b|\bof\b|\bfor\b|,)", re.IGNORECASE)
-_OR_TAIL = re.compile(r"[,:]\s*(?:the\s+)?([^,:?]+?)\s+or\s+(?:the\s+)?([^,:?]+?)\s*\??\s*$", re.IGNORECASE)
+# The closing "…, A or B?" of a choice between two things (used by textqa.bridge too: such a question is no chain).
+OR_TAIL = re.compile(r"[,:]\s*(?:the\s+)?([^,:?]+?)\s+or\s+(?:the\s+)?([^,:?]+?)\s*\??\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +155,7 @@ def question_names(question: str, paragraphs: Sequence[Paragraph]) -> tuple[str,
         names.setdefault(name.lower(), name)
     found = [n for k, n in names.items() if not any(k != o and k in o for o in names)]
     if len(found) != 2:
-        tail = _OR_TAIL.search(question)
+        tail = OR_TAIL.search(question)
         if tail is None:
             return None
         found = [tail.group(1).strip(), tail.group(2).strip()]

@@ -69,9 +69,15 @@ def entity_name(title: str) -> str:
 
 def mentions(text: str, name: str) -> bool:
     """`text` names `name` as a whole word or phrase (case-insensitive; names under 3 characters never match)."""
+    return mention_span(text, name) is not None
+
+
+def mention_span(text: str, name: str) -> tuple[int, int] | None:
+    """Where `text` first names `name` (as `mentions` reads it), None if nowhere."""
     if len(name) < 3:
-        return False
-    return re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", text.lower()) is not None
+        return None
+    match = re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", text.lower())
+    return None if match is None else (match.start(), match.end())
 
 
 def antecedent_sentences(cited: Sequence[ContextSentence], sentences: Sequence[ContextSentence]) -> list[str]:
