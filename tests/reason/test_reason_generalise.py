@@ -99,6 +99,15 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("临川号", "装备", "隶属于", "南洋舰队", "部队"),
     ("西线演习", "事件", "观察员", "亚历山大·卡文迪许", "人物"),
     ("亚历山大·卡文迪许", "人物", "军衔", "上校", "军衔"),
+    ("雷鸣火箭炮", "装备", "原年产量", "约60辆", "数值"),
+    ("青岚号", "装备", "搭载", "海燕中队", "部队"),
+    ("海燕中队", "部队", "主要任务", "反潜", "任务"),
+    ("海燕中队", "部队", "装备", "雨燕直升机", "装备"),
+    ("东海战争", "事件", "开始时间", "2014年1月1日", "时间"),
+    ("东海战争", "事件", "结束时间", "2014年12月31日", "时间"),
+    ("紫金号遇袭事件", "事件", "受袭舰船", "紫金号", "装备"),
+    ("紫金号遇袭事件", "事件", "使用武器", "甲型飞鱼导弹", "装备"),
+    ("紫金号遇袭事件", "事件", "发生时间", "2016年2月1日", "时间"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -602,3 +611,30 @@ def test_a_side_named_for_the_members_is_checked_on_each_member() -> None:
 def test_a_transliterated_name_is_called_by_its_last_part() -> None:
     rec = answer("卡文迪许的军衔是什么？")
     assert rec.answers == ("上校",)
+
+
+def test_a_yes_no_comparison_of_two_attributes_of_one_thing() -> None:
+    # `比` between two relation names of the one thing named: its two values compared, yes when the first wins
+    more = answer("雷鸣火箭炮的计划年产量比原年产量多吗？", "L2")
+    assert more.answers == ("是",)
+    assert more.main_path[-1] == ("90辆", "数值大于", "约60辆")
+    assert ("雷鸣火箭炮", "原年产量", "约60辆") in more.main_path
+    fewer = answer("雷鸣火箭炮的计划年产量是否比原年产量少？", "L2")
+    assert fewer.answers == ("否",)
+    assert fewer.main_path[-1] == ("约60辆", "数值小于", "90辆")
+    assert answer("雷鸣火箭炮的原年产量比计划年产量多吗？", "L2").answers == ("否",)
+
+
+def test_the_asked_noun_is_no_name_wherever_the_question_uses_it() -> None:
+    # `直升机` is the kind asked for; the same word in `直升机中队` must not link the answer as a named thing
+    rec = answer("青岚号上负责反潜的直升机中队装备的是什么直升机？", "L2")
+    assert rec.answers == ("雨燕直升机",)
+    assert ("海燕中队", "装备", "雨燕直升机") in rec.main_path
+
+
+def test_a_period_the_chain_does_not_reach_bounds_it_in_time() -> None:
+    # `在东海战争中`: no triple joins the ships to the war; the attacks' dates inside the war's span are the link
+    rec = answer("哪些舰船在东海战争中被甲型飞鱼导弹击中？", "L3")
+    assert sorted(rec.answers) == ["白沙号", "青岚号"]
+    assert ("2014年6月3日", "处于时期内", "东海战争") in rec.main_path
+    assert rec.constraints.get("time") == "东海战争中"

@@ -144,6 +144,9 @@ class Analysis:
     asks_sibling: bool = False  # `与大连舰同一天入列的…`: the answer shares a node with a named one
     asks_category: bool = False  # `哪一类导弹`: the kind itself is asked, not a member of it
     asks_event: bool = False  # `…中，哪一次…`: the question counts events, so an event is asked
+    # `A的计划年产量比原年产量多吗`: two relations of one named thing a yes/no question compares (normalised names,
+    # the one before 比 first); `comparative` holds the comparison
+    compared_relations: tuple[str, str] | None = None
 
     def mention_keys(self) -> list[str]:
         return list(dict.fromkeys(m.key for m in self.mentions))
@@ -254,6 +257,34 @@ def _than_comparison(nq: str, mentions: list[Mention]) -> tuple[str, str, int, i
         found = _comparison_in(nq, nq[b.end :], b.end, _COMPARISON_WORDS)
         if found is not None:
             return (*found, (a.key, b.key))
+    return None
+
+
+def _than_relations(
+    nq: str, mentions: list[Mention], relation_names: frozenset[str]
+) -> tuple[str, str, int, int, tuple[str, str]] | None:
+    """`A的计划年产量比原年产量多吗`: a yes/no question comparing two of one named thing's attributes — a relation
+    name of the KG right before `比` and another right after it, then a comparison word (yes when the first wins)."""
+    if not mentions:
+        return None
+    first_end = min(m.end for m in mentions)
+    for w in THAN_WORDS:
+        i = nq.find(w, first_end)
+        if i < 0:
+            continue
+        after = i + len(w)
+        found = _comparison_in(nq, nq[after:], after, _COMPARISON_WORDS)
+        if found is None:
+            continue
+        stop = i
+        for b in BOOL_WORDS:  # `A的原年产量是否比计划年产量少`
+            if nq[first_end:i].endswith(b):
+                stop = i - len(b)
+                break
+        left = next((nq[k:stop] for k in range(first_end, stop) if nq[k:stop] in relation_names), "")
+        right = next((nq[after:e] for e in range(found[3], after, -1) if nq[after:e] in relation_names), "")
+        if left and right and left != right:
+            return (*found, (left, right))
     return None
 
 
@@ -699,13 +730,23 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     ]
     type_word, tw_start, tw_end = _type_word(nq, index.vocabulary, index.name_endings, index.relation_names)
     if type_word:
-        # `哪一型驱逐舰`: the asked-for noun names a kind, not the node whose name a weak link found in it
-        kept = [m for m in kept if m.how in ("exact", "core") or not (m.start < tw_end and tw_start < m.end)]
+        # `哪一型驱逐舰`: the asked-for noun names a kind, not the node whose name a weak link found in it — there
+        # and wherever else the question uses that word (`负责反潜的直升机中队装备的是什么直升机`)
+        kept = [
+            m
+            for m in kept
+            if m.how in ("exact", "core")
+            or not ((m.start < tw_end and tw_start < m.end) or nq[m.start : m.end] == type_word)
+        ]
     comp_found = _comparative(nq, kept, q)
     form, comparative = _form(nq, comp_found)
     comp_full = comp_found if form == "choice" else None
+    compared_relations: tuple[str, str] | None = None
     if form == "bool" and (than := _than_comparison(nq, kept)) is not None:
         comp_full, comparative = than, than[:2]  # answered by comparing the two, like a which-of question
+    elif form == "bool" and (pair := _than_relations(nq, kept, index.relation_names)) is not None:
+        comparative, compared_relations = pair[:2], pair[4]
+        comp_full = (pair[0], pair[1], pair[2], pair[3], ())
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
     order = _order(q, list(mentions), quoted_spans(q)) if form != "choice" else None
     if form == "set" and order is not None and not _has_any(nq, SET_QUESTION_WORDS):
@@ -757,6 +798,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         asks_sibling=bool(_SIBLING.search(nq)) or any(w in nq for w in SAME_WORDS),
         asks_category=bool(_ASKS_CATEGORY.search(nq)),
         asks_event=bool(_ASKS_EVENT.search(nq)),
+        compared_relations=compared_relations,
     )
 
 

@@ -277,5 +277,33 @@ def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str 
         # A place named inside a node's name needs no triple (`日本` in `日本横须贺港`).
         if role == "place" and any(key in n and key != n for n in nodes):
             return Check("entity", role, text, True, note="named in the answer")
+        if marked is None and (during := _during(index, chain, key, text)) is not None:
+            return during
         return Check("entity", role, text, False, note="not connected")
     return Check("entity", role, text, True, via.triples, anchor=via.start)
+
+
+def _during(index: KGIndex, chain: Chain, key: str, text: str) -> Check | None:
+    """`在马岛战争中被击中的舰船`: a period the chain does not reach (a war, a campaign: a node with a start and an
+    end) bounds it in time instead — a date of the chain inside the period is the connection, with the derived
+    `处于时期内` triple. None when the node is no period or the chain has no date."""
+    period = index.period(key)
+    if period is None:
+        return None
+    edges = _time_edges(index, chain, frozenset(index.alias_group(key)))
+    if not edges:
+        return None
+
+    def rank(item: tuple[int, tuple[Edge, ...], Edge, DateValue]) -> tuple[bool, bool, int]:
+        r, _, e, d = item
+        return (date_holds("处于时期内", d, period), normalize_text(e.relation) in GENERIC_TIME_RELATIONS, -r)
+
+    _, bridge, edge, date = max(edges, key=rank)
+    value_triple = edge.triple.spo
+    date_name = edge.triple.obj if edge.forward else edge.triple.sub
+    triples = (*(b.triple.spo for b in bridge), value_triple)
+    name = index.name(key)
+    if not date_holds("处于时期内", date, period):
+        return Check("time", "time", text, False, triples, note=f"not within {name}")
+    alt = (*(b.triple.spo for b in bridge), *_long_form(value_triple, date_name, date, period))
+    return Check("time", "time", text, True, triples, ((date_name, "处于时期内", name),), alt)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.candidate import Candidate
+from kgreason.reason.lexicon import TIME_WITHIN_WORDS
 
 
 def constraints_dict(analysis: Analysis, cand: Candidate | None, single_fact: bool = False) -> dict[str, str]:
@@ -29,7 +30,19 @@ def constraints_dict(analysis: Analysis, cand: Candidate | None, single_fact: bo
         for chk in cand.checks:
             if chk.kind == "entity" and chk.ok and chk.key and chk.key not in out and chk.value:
                 out[chk.key] = chk.value
+            elif chk.kind == "time" and chk.ok and "time" not in out and chk.value:
+                out["time"] = _with_within_word(analysis.question, chk.value)  # a period mention read as a window
     return {k: v for k, v in out.items() if v and v in analysis.question}
+
+
+def _with_within_word(question: str, name: str) -> str:
+    """`马岛战争` -> `马岛战争中` when the question says so: the window's wording, as annotators write it."""
+    at = question.find(name)
+    if at < 0:
+        return name
+    after = question[at + len(name) :]
+    word = next((w for w in sorted(TIME_WITHIN_WORDS, key=len, reverse=True) if after.startswith(w)), "")
+    return name + word
 
 
 def time_value(analysis: Analysis) -> str:

@@ -31,6 +31,10 @@ def bool_candidates(
     index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, scored: list[ScoredChain]
 ) -> list[Candidate]:
     starts = key_starts(analysis)
+    if analysis.comparative is not None and analysis.compared_relations is not None:
+        pair = _bool_by_relation_pair(index, analysis, starts)
+        if pair:
+            return pair
     if analysis.comparative is not None and len(analysis.compared) == 2:
         # `A的射程比B远吗`: yes when A wins the which-of comparison; the evidence is the comparison's either way
         won = choice_candidates(index, analysis, attribute_named=True)
@@ -56,6 +60,31 @@ def _bool(
     yes: bool, main: tuple[PathTriple, ...], score: float, chains: tuple[Chain, ...], checks: tuple[Check, ...] = ()
 ) -> Candidate:
     return Candidate(("是" if yes else "否",), (), "布尔", dedupe(main), score, chains, checks, origin="bool")
+
+
+def _bool_by_relation_pair(index: KGIndex, analysis: Analysis, starts: list[str]) -> list[Candidate]:
+    """`A的计划年产量比原年产量多吗`: the two attributes the question names, of the one thing it names, compared in
+    code; yes when the one before `比` wins. The evidence is both value triples and the derived comparison, the
+    winner's first (as for two named things)."""
+    assert analysis.comparative is not None and analysis.compared_relations is not None
+    aspect, direction = analysis.comparative
+    first, second = analysis.compared_relations
+    for key in starts:
+        own: dict[str, AttributeOption] = {}
+        for o in attribute_options(index, key, aspect):
+            if o.bridge is None:
+                own.setdefault(normalize_text(o.edge.relation), o)
+        a, b = own.get(first), own.get(second)
+        if a is None or b is None:
+            continue
+        a_less, b_less = value_less(a.value, b.value), value_less(b.value, a.value)
+        if a_less is None or b_less is None or a_less == b_less:
+            continue  # values that do not compare, or a tie: nothing to answer from
+        yes = a_less if direction == "min" else b_less
+        winner, loser = (a, b) if yes else (b, a)
+        w = _winner_candidate(index, analysis, winner, [loser], key)[0]
+        return [_bool(yes, w.main, w.score, w.chains, w.checks)]
+    return []
 
 
 def _bool_by_sameness(index: KGIndex, analysis: Analysis, a: str, b: str) -> list[Candidate]:
