@@ -108,6 +108,10 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("紫金号遇袭事件", "事件", "受袭舰船", "紫金号", "装备"),
     ("紫金号遇袭事件", "事件", "使用武器", "甲型飞鱼导弹", "装备"),
     ("紫金号遇袭事件", "事件", "发生时间", "2016年2月1日", "时间"),
+    ("北港海战", "事件", "结束时间", "1950年5月2日", "时间"),
+    ("雁门号", "装备", "沉没时间", "1950年5月2日", "时间"),
+    ("临川号", "装备", "沉没时间", "1950年5月1日", "时间"),
+    ("临川号", "装备", "重创", "雁门号", "装备"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -638,3 +642,10 @@ def test_a_period_the_chain_does_not_reach_bounds_it_in_time() -> None:
     assert sorted(rec.answers) == ["白沙号", "青岚号"]
     assert ("2014年6月3日", "处于时期内", "东海战争") in rec.main_path
     assert rec.constraints.get("time") == "东海战争中"
+
+
+def test_a_date_answer_is_not_judged_as_a_member_of_the_name_it_starts_from() -> None:
+    # 雁门号 sank the day the battle ended: that coincidence must not make its date the answer about 临川号
+    rec = answer("在北港海战中重创雁门号的那艘舰是哪天沉没的？", "L2")
+    assert rec.answers == ("1950年5月1日",)
+    assert ("临川号", "重创", "雁门号") in rec.main_path

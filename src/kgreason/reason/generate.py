@@ -241,6 +241,8 @@ def _start_judged_on_members(
     the battle's members; the first name then describes the members themselves. When some members connect to it
     directly, that connection is their check and the members without one fail."""
     mentioned = analysis.mention_set
+    if any(index.is_literal(c.end) for c, _, _ in rows):
+        return rows  # values (dates, numbers) are no members a name describes: a date may equal the name's own
     starts = {c.start for c, _, _ in rows if c.hops >= 2 and c.nodes[-2] in mentioned and c.start != c.nodes[-2]}
     if len(starts) != 1:
         return rows
