@@ -112,6 +112,9 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("雁门号", "装备", "沉没时间", "1950年5月2日", "时间"),
     ("临川号", "装备", "沉没时间", "1950年5月1日", "时间"),
     ("临川号", "装备", "重创", "雁门号", "装备"),
+    ("雷鸣火箭炮", "装备", "主要用户", "甲国陆军", "组织"),
+    ("雷鸣火箭炮", "装备", "使用方", "乙国陆军", "组织"),
+    ("雷鸣火箭炮", "装备", "使用方", "戊国陆军", "组织"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -649,3 +652,9 @@ def test_a_date_answer_is_not_judged_as_a_member_of_the_name_it_starts_from() ->
     rec = answer("在北港海战中重创雁门号的那艘舰是哪天沉没的？", "L2")
     assert rec.answers == ("1950年5月1日",)
     assert ("临川号", "重创", "雁门号") in rec.main_path
+
+
+def test_an_excluded_peer_is_taken_out_of_the_answer() -> None:
+    # `除X外`: X is one of the users, not a property the others must lack (all reach X through the launcher)
+    rec = answer("除甲国陆军外，还有哪些陆军使用雷鸣火箭炮？", "L3")
+    assert sorted(rec.answers) == ["乙国陆军", "戊国陆军"]

@@ -261,15 +261,11 @@ def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str 
     """The answer (or another node of the chain) must be connected to the mentioned entity `key` (the answer by at
     most `max_hops` triples, another node of the chain by one)."""
     nodes = _priority_nodes(index, chain)
+    if marked == "exclude":
+        return _check_excluded(index, chain, nodes[0], key, text, max_hops)
     via = connect(index, nodes[:1], key, max_hops=1) or connect(index, nodes, key, max_hops=1)
     if via is None and max_hops > 1:
         via = connect(index, nodes[:1], key, max_hops=max_hops)
-    if marked == "exclude":
-        # a negated constraint holds when the answer does NOT connect to the entity; the connection that breaks it
-        # is kept as the reason (never written on a path of a passing answer)
-        if via is None:
-            return Check("entity", "exclude", text, True, note="not connected, as the negation asks")
-        return Check("entity", "exclude", text, False, via.triples, note="connected, but the question excludes it")
     role = entity_role(index, key, via, marked)
     if role == "camp" and any(w in index.types_text(key) for w in COUNTRY_TYPE_WORDS):
         role = "country"  # a side that the KG types as a country (conventions may key it apart: `country`)
@@ -281,6 +277,21 @@ def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str 
             return during
         return Check("entity", role, text, False, note="not connected")
     return Check("entity", role, text, True, via.triples, anchor=via.start)
+
+
+def _check_excluded(index: KGIndex, chain: Chain, answer: str, key: str, text: str, max_hops: int) -> Check:
+    """A negated entity (`除美国空军外`, `不是北约成员国`) holds when the answer is not it and does not connect to it.
+    Only the answer's own connections count (the question's other names connect to everything it asks about), and a
+    peer — a node the answer's parent on the chain also reaches (`F-35A 使用方 韩国空军`, `F-35A 主要用户 美国空军`) —
+    is another member, which `除…外` takes out of the answer, not a property every member lacks. The connection that
+    breaks it is kept as the reason (never written on a path of a passing answer)."""
+    if answer in index.alias_group(key):
+        return Check("entity", "exclude", text, False, note="the answer is what the question excludes")
+    via = connect(index, [answer], key, max_hops=max_hops)
+    parent = chain.nodes[-2] if len(chain.nodes) >= 2 else None
+    if via is None or (via.hops == 2 and via.nodes[1] == parent):
+        return Check("entity", "exclude", text, True, note="not connected, as the negation asks")
+    return Check("entity", "exclude", text, False, via.triples, note="connected, but the question excludes it")
 
 
 def _during(index: KGIndex, chain: Chain, key: str, text: str) -> Check | None:

@@ -170,7 +170,8 @@ def run_checks(
     group_of = {m.key: (m.start, m.end) for m in analysis.mentions if m.how == "group"}
     reached = {group_of[k] for k in on_chain if k in group_of}
     for key in starts if entity_checks else []:
-        if key in on_chain or group_of.get(key) in reached:
+        excluded = analysis.roles.get(key) == "exclude"
+        if (key in on_chain or group_of.get(key) in reached) and not (excluded and chain.end in index.alias_group(key)):
             continue
         checks.append(check_entity(index, chain, key, text_of.get(key, index.name(key)), analysis.roles.get(key)))
     for w in analysis.times:
