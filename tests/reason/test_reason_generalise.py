@@ -115,6 +115,9 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("雷鸣火箭炮", "装备", "主要用户", "甲国陆军", "组织"),
     ("雷鸣火箭炮", "装备", "使用方", "乙国陆军", "组织"),
     ("雷鸣火箭炮", "装备", "使用方", "戊国陆军", "组织"),
+    ("北港海战", "事件", "参战舰艇数量", "40艘", "数值"),
+    ("北港海战", "事件", "参战人员数量", "1.2万人", "数值"),
+    ("雁门号", "装备", "原隶属于", "东洋舰队", "部队"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -658,3 +661,15 @@ def test_an_excluded_peer_is_taken_out_of_the_answer() -> None:
     # `除X外`: X is one of the users, not a property the others must lack (all reach X through the launcher)
     rec = answer("除甲国陆军外，还有哪些陆军使用雷鸣火箭炮？", "L3")
     assert sorted(rec.answers) == ["乙国陆军", "戊国陆军"]
+
+
+def test_a_counter_counts_what_the_unit_counts() -> None:
+    # `多少名`: 名 counts people, as 人 does; `3个` counts something else
+    rec = answer("北港海战有多少名参战的？", "L2")
+    assert rec.answers == ("1.2万人",)
+
+
+def test_an_abbreviated_relation_word_names_its_relation() -> None:
+    # `原属` abbreviates `原隶属于`: the first character and the others in order
+    rec = answer("北港海战中损失的雁门号原属哪支舰队？", "L2")
+    assert rec.answers == ("东洋舰队",)

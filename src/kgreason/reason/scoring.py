@@ -81,6 +81,14 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
         if not v:
             continue
         n, end = longest_common_substring(v, residual)
+        if n < 2 and len(v) >= 3:
+            # `原属` for `原隶属于`: an abbreviation keeps the word's first character and some of the others, in order
+            k, end = abbreviation_in(v, residual)
+            if k >= 2 and "|" not in residual[end - k : end]:
+                s = ABBREVIATION_WEIGHT * k / len(v)
+                if s > best.score:
+                    best = RelationMatch(s, frozenset(range(end - k, end)))
+            continue
         if n < 2 and not (n == 1 and len(v) == 1):
             continue
         if "|" in residual[end - n : end]:
@@ -105,6 +113,27 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
             covered = {p for h in hits if h >= 0 for p in (h, h + 1) if residual[p] != "|"}
             covered.update(p for sp in spans if sp is not None for p in range(*sp))
             best = RelationMatch(share, frozenset(covered))
+    return best
+
+
+ABBREVIATION_WEIGHT = 0.8  # an abbreviated relation word is weaker evidence than the same characters in a row
+
+
+def abbreviation_in(word: str, text: str) -> tuple[int, int]:
+    """(length, end in `text`) of the longest run of `text` that abbreviates `word`: it starts with the word's first
+    character and its other characters follow in the word's order (`原属` in `原隶属于`); (0, 0) when none."""
+    best = (0, 0)
+    start = text.find(word[0])
+    while start >= 0:
+        j, k = 1, 1
+        while start + k < len(text) and j < len(word):
+            found = word.find(text[start + k], j)
+            if found < 0:
+                break
+            j, k = found + 1, k + 1
+        if k > best[0]:
+            best = (k, start + k)
+        start = text.find(word[0], start + 1)
     return best
 
 
@@ -192,8 +221,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     if form == "count" and is_qty and not is_measure(q := index.quantity(end)):
         # the KG states the number asked for (`多少名舰员死亡` -> `死亡人数 20人`), best in the counter asked for
         asked = analysis.measure_word
-        if not asked or (q is not None and (q.unit == asked or q.dimension == f"count:{asked}")):
-            return 1.0
+        if not asked or (q is not None and (q.unit == asked or q.dimension == _counter_dimension(asked))):
+            return 1.0  # the same counter, or one counting the same things (`多少名` -> `2.5万人`)
         return 0.6
     if form == "place":
         if is_date or is_qty:
@@ -233,6 +262,13 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     elif analysis.read_type and node.types:
         score += w.read_type if analysis.read_type in node.types else -w.read_type
     return score
+
+
+@lru_cache(maxsize=256)
+def _counter_dimension(measure_word: str) -> str:
+    """What a question's counter counts, as the unit table has it (`名` counts people like `人`)."""
+    q = parse_quantity("1" + measure_word)
+    return q.dimension if q is not None else f"count:{measure_word}"
 
 
 def category_edges(index: KGIndex, key: str) -> list[Edge]:
