@@ -118,6 +118,9 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("北港海战", "事件", "参战舰艇数量", "40艘", "数值"),
     ("北港海战", "事件", "参战人员数量", "1.2万人", "数值"),
     ("雁门号", "装备", "原隶属于", "东洋舰队", "部队"),
+    ("东湾基地", "基地", "驻泊舰艇", "长风号航空母舰", "装备"),
+    ("东湾基地", "基地", "驻泊舰艇", "青岚号", "装备"),
+    ("北洋舰队远海综合补给演练", "事件", "发生时间", "2017年4月", "时间"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -673,3 +676,22 @@ def test_an_abbreviated_relation_word_names_its_relation() -> None:
     # `原属` abbreviates `原隶属于`: the first character and the others in order
     rec = answer("北港海战中损失的雁门号原属哪支舰队？", "L2")
     assert rec.answers == ("东洋舰队",)
+
+
+def test_a_date_of_the_event_the_window_names_may_sit_on_a_contract_naming_the_answer() -> None:
+    # `在2021年签约`: the date is the contract's (`合同 -采购方-> 戊国`, `合同 -签约时间-> 2021年1月`)
+    rec = answer("采购雷鸣火箭炮的国家中，在2021年签约的是哪个国家？", "L3")
+    assert rec.answers == ("戊国",)
+    assert ("戊国采购合同", "签约时间", "2021年1月") in rec.main_path
+
+
+def test_an_asked_noun_in_short_form_is_the_kg_word_it_abbreviates() -> None:
+    # `航母` abbreviates `航空母舰`: the asked kind keeps the frigate-like 青岚号 out of the set
+    rec = answer("东湾基地驻泊的航母有哪些？", "L2")
+    assert rec.answers == ("长风号航空母舰",)
+
+
+def test_a_question_that_links_nothing_starts_from_the_one_name_holding_its_words() -> None:
+    # `综合补给演练` is half of one event's name: too little for a partial link, but the only name that holds it
+    rec = answer("综合补给演练是什么时候举行的？", "L2")
+    assert rec.answers == ("2017年4月",)

@@ -368,7 +368,30 @@ def _type_word(
             word = head[-n:]
             if word in vocabulary and not (singular and any(r.endswith(word) for r in relations)):
                 return word, m.start() - n, m.start()
+        for n in (3, 2):  # `…的航母有哪些`: a short form of a KG word (`航空母舰`)
+            full = _expanded(head[-n:], vocabulary) if len(head) >= n else ""
+            if full:
+                return full, m.start() - n, m.start()
     return "", 0, 0
+
+
+def _expanded(word: str, vocabulary: frozenset[str]) -> str:
+    """The one shortest KG word that `word` abbreviates — the same first character, the others in order
+    (`航母` -> `航空母舰`); "" when there is none or several."""
+    found: list[str] = []
+    for v in vocabulary:
+        if len(v) > len(word) and v[0] == word[0] and _in_order(word[1:], v[1:]):
+            found.append(v)
+    if not found:
+        return ""
+    short = min(len(v) for v in found)
+    best = {v for v in found if len(v) == short}
+    return best.pop() if len(best) == 1 else ""
+
+
+def _in_order(chars: str, text: str) -> bool:
+    it = iter(text)
+    return all(c in it for c in chars)
 
 
 def _unknown_kind(nq: str) -> str:

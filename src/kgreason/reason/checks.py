@@ -101,6 +101,28 @@ def _time_edges(
     return out
 
 
+def _hinted_dates(
+    index: KGIndex, chain: Chain, hint: str, bound_keys: frozenset[str], mentioned: frozenset[str]
+) -> list[tuple[int, tuple[Edge, ...], Edge, DateValue]]:
+    """Dates whose relation the hint names, on the answer's node or one entity hop from it in either direction —
+    not from a node the question names: the window describes what is asked, not the names it starts from."""
+    holder = _priority_nodes(index, chain)[0]
+    if holder in mentioned:
+        return []
+    own = {e.triple for e in chain.edges}  # the chain's own triples are no checks of themselves
+    out: list[tuple[int, tuple[Edge, ...], Edge, DateValue]] = []
+    for bridge, node in [((), holder)] + [
+        ((hop,), hop.dst) for hop in index.edges(holder) if not hop.is_alias and not index.is_literal(hop.dst)
+    ]:
+        if node in bound_keys:
+            continue
+        for e in index.value_edges(node):
+            d = index.date(e.dst)
+            if d is not None and e.triple not in own and relation_match(e.relation, hint).score:
+                out.append((len(bridge), bridge, e, d))
+    return out
+
+
 def _bound(
     index: KGIndex, w: TimeWindow, question_norm: str
 ) -> tuple[DateValue | Period | None, str, PathTriple | None]:
@@ -163,14 +185,14 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
             rel += 0.2
         return (r == 0 and answer_is_node, rel, date_holds(w.relation, d, bound), -r)
 
+    named = any(relation_match(e.relation, w.hint).score for *_, e, _d in edges)
+    if w.date is not None and len(w.hint) >= 2 and not named:
+        # the window dates an event the question names (`2019年以前就签约`): a date of that event one hop from the
+        # answer, either way (a contract or an event that names it: `合同 -采购方-> 罗马尼亚`, `合同 -签约时间-> …`)
+        edges = _hinted_dates(index, chain, w.hint, bound_keys, analysis.mention_set)
+        if not edges:
+            return Check("time", "time", w.text, None, note=f"no date of {w.hint}")
     _, bridge, edge, date = max(edges, key=rank)
-    if (
-        w.date is not None
-        and len(w.hint) >= 2
-        and not any(relation_match(e.relation, w.hint).score for *_, e, _d in edges)
-    ):
-        # the window dates an event the question names (`2019年以前就签约`) and no date here is of that event
-        return Check("time", "time", w.text, None, note=f"no date of {w.hint}")
     holds = date_holds(w.relation, date, bound)
     value_triple = edge.triple.spo
     date_name = edge.triple.obj if edge.forward else edge.triple.sub

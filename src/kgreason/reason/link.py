@@ -128,6 +128,7 @@ class NameTable:
                 self.parts[part].extend(keys)
         self._names_for_shared = dict(self.names)
         self._shared: dict[str, list[str]] | None = None
+        self._inner: dict[str, str] | None = None
 
     @property
     def shared(self) -> dict[str, list[str]]:
@@ -139,7 +140,16 @@ class NameTable:
                     for i in range(len(name) - length + 1):
                         holders[name[i : i + length]].add(key)
             self._shared = {part: sorted(keys) for part, keys in holders.items() if len(keys) > 1}
+            self._inner = {part: next(iter(keys)) for part, keys in holders.items() if len(keys) == 1}
         return self._shared
+
+    @property
+    def inner(self) -> dict[str, str]:
+        """Words (3-8 characters) inside exactly one entity name -> that node; built on first use."""
+        if self._inner is None:
+            self.shared  # noqa: B018 - builds both tables
+        assert self._inner is not None
+        return self._inner
 
 
 _JOINERS = frozenset("-－—–·.・ ")  # characters inside a Latin/digit name (`F-35`): not a boundary when dropped
@@ -181,8 +191,9 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         found.extend(_fuzzy(table, q))
         found.extend(_gapped(table, q))
     if not found:
-        # a group, not rivals: every node sharing the word is kept (they overlap by design)
-        return sorted(_shared(table, q), key=lambda m: (m.start, m.key))
+        # a group, not rivals: every node sharing the word is kept (they overlap by design); failing that, the
+        # longest words the question shares with the inside of one name each (`海上阅兵`)
+        return sorted(_shared(table, q) or _inner(table, q), key=lambda m: (m.start, m.key))
     chosen = _select(found)
     return sorted(chosen + _quoted_groups(table, q, chosen), key=lambda m: (m.start, m.key))
 
@@ -237,6 +248,21 @@ def _shared(table: NameTable, q: MappedText) -> list[Mention]:
         taken.append((i, i + len(part)))
         for key in table.shared[part]:
             out.append(Mention(i, i + len(part), q.verbatim(i, i + len(part)), key, "group", 0.5))
+    return out
+
+
+def _inner(table: NameTable, q: MappedText) -> list[Mention]:
+    """When no name links at all, not even as a group (`2019年参加海上阅兵、且于2021年参加中俄联合巡航的舰艇`): the
+    longest words the question shares with the inside of a single name link to that node, weakly."""
+    nq = q.norm
+    out: list[Mention] = []
+    taken: list[tuple[int, int]] = []
+    for part in sorted(table.inner, key=len, reverse=True):
+        i = nq.find(part)
+        if i < 0 or any(i < b and a < i + len(part) for a, b in taken) or _splits_alnum(q, i, i + len(part)):
+            continue
+        taken.append((i, i + len(part)))
+        out.append(Mention(i, i + len(part), q.verbatim(i, i + len(part)), table.inner[part], "group", 0.5))
     return out
 
 
