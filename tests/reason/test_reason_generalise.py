@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from kgreason.conventions import Conventions, default_conventions, parse_conventions
 from kgreason.data.loader import load_dataset
 from kgreason.data.records import AnswerRecord, Dataset, Document, KGTriple, Question
@@ -121,6 +123,11 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("东湾基地", "基地", "驻泊舰艇", "长风号航空母舰", "装备"),
     ("东湾基地", "基地", "驻泊舰艇", "青岚号", "装备"),
     ("北洋舰队远海综合补给演练", "事件", "发生时间", "2017年4月", "时间"),
+    ("北洋舰队", "部队", "旗舰", "定远号", "装备"),
+    ("定远号", "装备", "类型", "铁甲舰", "类别"),
+    ("东海对峙事件", "事件", "对峙方", "甲国海军", "组织"),
+    ("东海对峙事件", "事件", "涉事舰艇", "青岚号", "装备"),
+    ("东海对峙事件", "事件", "发生地点", "东海北部海域", "地点"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -297,7 +304,7 @@ def test_a_sibling_is_not_a_detour_when_the_question_asks_for_one() -> None:
     sibling = Chain("白沙号", (event, other))
     asked = ChainScorer(index, analysis, Weights()).score(sibling).total
     plain = ChainScorer(index, replace(analysis, asks_sibling=False), Weights()).score(sibling).total
-    assert asked - plain == Weights().weak_hop_penalty
+    assert asked - plain == pytest.approx(Weights().weak_hop_penalty)
 
 
 class _FakeRelations:
@@ -695,3 +702,16 @@ def test_a_question_that_links_nothing_starts_from_the_one_name_holding_its_word
     # `综合补给演练` is half of one event's name: too little for a partial link, but the only name that holds it
     rec = answer("综合补给演练是什么时候举行的？", "L2")
     assert rec.answers == ("2017年4月",)
+
+
+def test_a_kind_asked_of_a_described_thing_is_its_category() -> None:
+    # `哪类舰艇`: the kind itself, stated along a category relation whose name the question does not spell
+    rec = answer("北洋舰队的旗舰属于哪类舰艇？", "L2")
+    assert rec.answers == ("铁甲舰",)
+    assert ("定远号", "类型", "铁甲舰") in rec.main_path
+
+
+def test_a_vessel_asked_by_its_measure_word_is_the_events_participant_of_that_kind() -> None:
+    # `哪艘军舰` (a kind the KG does not name): the event's ship, not its place
+    rec = answer("哪艘敌方军舰与甲国海军发生对峙？", "L2")
+    assert rec.answers == ("青岚号",)

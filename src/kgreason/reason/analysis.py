@@ -42,6 +42,7 @@ from kgreason.reason.lexicon import (
     SET_QUESTION_WORDS,
     SET_WORDS,
     THAN_WORDS,
+    THING_MEASURE_WORDS,
     TIME_AFTER_WORDS,
     TIME_BEFORE_WORDS,
     TIME_QUESTION_PATTERNS,
@@ -144,6 +145,7 @@ class Analysis:
     asks_sibling: bool = False  # `与大连舰同一天入列的…`: the answer shares a node with a named one
     asks_category: bool = False  # `哪一类导弹`: the kind itself is asked, not a member of it
     asks_event: bool = False  # `…中，哪一次…`: the question counts events, so an event is asked
+    asks_thing: bool = False  # `哪艘…`: a vessel, aircraft, vehicle or munition is asked, not a place or an event
     # `A的计划年产量比原年产量多吗`: two relations of one named thing a yes/no question compares (normalised names,
     # the one before 比 first); `comparative` holds the comparison
     compared_relations: tuple[str, str] | None = None
@@ -683,6 +685,7 @@ def _exclusions(q: MappedText, mentions: list[Mention]) -> dict[str, str]:
 
 
 _ASKS_EVENT = re.compile(rf"哪一?[{EVENT_MEASURE_WORDS}]")
+_ASKS_THING = re.compile(rf"哪一?[{THING_MEASURE_WORDS}]")
 _DEMONSTRATIVE = re.compile(rf"那一?[{MEASURE_WORDS}]$")
 # the described name is what is asked: `…的055型驱逐舰是哪一艘` / `…的驱逐舰有哪些`
 _ASKED_HEAD = re.compile(f"(?:{'|'.join(COPULAS)})?(?:哪一?[{MEASURE_WORDS}]|哪些|有哪些)")
@@ -821,6 +824,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         asks_sibling=bool(_SIBLING.search(nq)) or any(w in nq for w in SAME_WORDS),
         asks_category=bool(_ASKS_CATEGORY.search(nq)),
         asks_event=bool(_ASKS_EVENT.search(nq)),
+        asks_thing=bool(_ASKS_THING.search(nq)),
         compared_relations=compared_relations,
     )
 

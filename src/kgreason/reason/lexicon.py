@@ -286,6 +286,8 @@ CONVERSE_WORDS: tuple[tuple[str, str], ...] = (
 MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届"
 EVENT_MEASURE_WORDS = "次场起届"  # the measure words that count events (`哪一次`, `哪一场`)
 KIND_MEASURE_WORDS = "种型款类"  # the measure words that ask for a kind (`哪一型`), not one thing (`哪一艘`)
+THING_MEASURE_WORDS = "艘架辆枚门"  # the measure words that count vessels, aircraft, vehicles, munitions, guns
+THING_TYPE_HINTS = ("装备", "武器", "舰", "艇", "飞机", "车", "导弹")  # KG node types of such things
 # What a question asks when it asks only the name of the thing it picked out (`射程较近的那种叫什么`): the verb
 # before the question word.
 NAMING_VERBS: tuple[str, ...] = ("叫做", "叫", "名叫", "称为", "名字是", "名称是", "是")

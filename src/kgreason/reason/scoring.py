@@ -27,6 +27,7 @@ from kgreason.reason.lexicon import (
     PERSON_TYPE_HINTS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_HINTS,
+    THING_TYPE_HINTS,
     TYPE_RELATION_HINTS,
     names_event_type,
     relation_variants,
@@ -256,9 +257,20 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         # the kinds a node has as values count, unless the kind itself is asked (`哪一类导弹` -> the category)
         kinds = "" if analysis.asks_category else category_values(index, end)
         hay = types + node.name + (rel if last_forward else "") + kinds
-        score += _type_word_score(tw, hay, w.type_match, w.type_mismatch)
+        if analysis.asks_category and last_forward and any(h in types + rel for h in TYPE_RELATION_HINTS):
+            # `哪类舰艇` asks a kind of 舰艇: a node the KG types or reaches as a category (`类型 航空母舰`) is one,
+            # whatever its name says
+            score += w.type_match
+        else:
+            score += _type_word_score(tw, hay, w.type_match, w.type_mismatch)
     elif analysis.asks_event:
         score += w.type_match if names_event_type(types) else -w.type_mismatch
+    elif analysis.asks_thing and any(h in types for h in THING_TYPE_HINTS):
+        score += w.type_match  # `哪艘英国军舰` (a kind the KG does not name): a thing the KG types as equipment
+    elif analysis.asks_thing and (
+        index.is_place(end) or names_event_type(types) or any(h in types for h in PLACE_TYPE_HINTS)
+    ):
+        score -= w.type_mismatch  # … and no place, no event
     elif analysis.read_type and node.types:
         score += w.read_type if analysis.read_type in node.types else -w.read_type
     return score
@@ -385,6 +397,23 @@ class ChainScorer:
             return False
         return not self._hop(edges[i + 1])[2] and self._kind(chain) > 0
 
+    @staticmethod
+    def _category_hop(chain: Chain) -> bool:
+        """The chain's last hop states the kind of the node it leaves (`X 类型 Y`, walked forward)."""
+        last = chain.edges[-1] if chain.edges else None
+        return last is not None and last.forward and any(h in last.relation for h in TYPE_RELATION_HINTS)
+
+    def _out_of_event_to_asked(self, chain: Chain, i: int) -> bool:
+        """Hop `i` is the last, leaves an event node and ends on a thing of the kind the question asks by its measure
+        word (`哪艘…与X发生对峙`: `对峙事件 -涉事舰艇-> 舰`): the event's participant of that kind is what is asked."""
+        edges = chain.edges
+        return (
+            self.analysis.asks_thing
+            and i == len(edges) - 1
+            and names_event_type(self.index.types_text(edges[i].src))
+            and self._kind(chain) > 0
+        )
+
     def _learned(self, relation: str) -> float:
         return self.weights.learned_relation * self._prior.get(normalize_text(relation), 0.0) if self._prior else 0.0
 
@@ -432,9 +461,16 @@ class ChainScorer:
                 hop_score, hop_weak = 0.0, True
             covered |= hop_covered
             hop_scores.append(hop_score)
-            weak += hop_weak and not self._into_event(chain, i)
+            weak += hop_weak and not self._into_event(chain, i) and not self._out_of_event_to_asked(chain, i)
         # `X -r-> Y <-r- Z` reaches a sibling of X; rarely what a question asks, unless it says so (`与X同一天`)
         edges = chain.edges
+        if analysis.asks_category and self._category_hop(chain) and hop_scores and hop_scores[-1] < SUPPORTED_HOP:
+            # `属于哪类舰艇`: the kind itself is asked, and the KG states kinds along a category relation (类型, 舰种)
+            # whatever the question's other words say
+            last = len(edges) - 1
+            if self._hop(edges[last])[2] and not self._into_event(chain, last):
+                weak -= 1
+            hop_scores[-1] = NODE_SUPPORT
         if not analysis.asks_sibling:
             weak += chain.sibling_detours
         elif analysis.form != "bool" and not chain.sibling_detours:
