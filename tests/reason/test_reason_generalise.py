@@ -128,6 +128,12 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("东海对峙事件", "事件", "对峙方", "甲国海军", "组织"),
     ("东海对峙事件", "事件", "涉事舰艇", "青岚号", "装备"),
     ("东海对峙事件", "事件", "发生地点", "东海北部海域", "地点"),
+    ("戊国陆军", "组织", "探索用途", "山地作战", "类别"),
+    ("东线反攻", "事件", "打击目标", "甲城机场", "地点"),
+    ("东线反攻", "事件", "打击目标", "乙城机场", "地点"),
+    ("东湾情报站", "组织", "破译", "丁型密码", "装备"),
+    ("丁型密码", "装备", "使用方", "南洋舰队", "部队"),
+    ("南洋舰队", "部队", "所属阵营", "戌联盟", "组织"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -715,3 +721,20 @@ def test_a_vessel_asked_by_its_measure_word_is_the_events_participant_of_that_ki
     # `哪艘军舰` (a kind the KG does not name): the event's ship, not its place
     rec = answer("哪艘敌方军舰与甲国海军发生对峙？", "L2")
     assert rec.answers == ("青岚号",)
+
+
+def test_a_sibling_of_the_answer_does_not_connect_it_to_a_name() -> None:
+    # 乙国陆军 and 戊国陆军 both use the launcher: the launcher reaching 戊国陆军 says nothing of 乙国陆军
+    rec = answer("戊国陆军打算把雷鸣火箭炮用于什么作战？", "L2")
+    assert rec.answers == ("山地作战",)
+
+
+def test_a_number_after_the_question_word_asks_for_a_set() -> None:
+    rec = answer("东线反攻打击了哪两个机场？", "L2")
+    assert sorted(rec.answers) == ["乙城机场", "甲城机场"]
+
+
+def test_which_side_is_a_question_word_not_a_side_relation() -> None:
+    # `哪一方` asks which party; its `一方` is no evidence for a 所属阵营 hop beyond the party
+    rec = answer("东湾情报站破译的密码由哪一方使用？", "L2")
+    assert rec.answers == ("南洋舰队",)

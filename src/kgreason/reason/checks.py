@@ -279,15 +279,29 @@ def entity_role(index: KGIndex, key: str, via: Chain | None, marked: str | None)
     return None
 
 
-def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str | None, max_hops: int = 2) -> Check:
+def check_entity(
+    index: KGIndex,
+    chain: Chain,
+    key: str,
+    text: str,
+    marked: str | None,
+    max_hops: int = 2,
+    siblings: bool = False,
+) -> Check:
     """The answer (or another node of the chain) must be connected to the mentioned entity `key` (the answer by at
-    most `max_hops` triples, another node of the chain by one)."""
+    most `max_hops` triples, another node of the chain by one). Unless the question asks for a sibling (`siblings`),
+    the node the answer hangs from reaching `key` by the answer's own relation connects nothing: `key` is then
+    another member beside the answer (`M142 -使用方-> 美国陆军`, `M142 -使用方-> 美国海军陆战队`)."""
     nodes = _priority_nodes(index, chain)
     if marked == "exclude":
         return _check_excluded(index, chain, nodes[0], key, text, max_hops)
     via = connect(index, nodes[:1], key, max_hops=1) or connect(index, nodes, key, max_hops=1)
+    if via is not None and not siblings and _is_sibling(chain, via):
+        via = None
     if via is None and max_hops > 1:
         via = connect(index, nodes[:1], key, max_hops=max_hops)
+        if via is not None and not siblings and _is_sibling(chain, via):
+            via = None
     role = entity_role(index, key, via, marked)
     if role == "camp" and any(w in index.types_text(key) for w in COUNTRY_TYPE_WORDS):
         role = "country"  # a side that the KG types as a country (conventions may key it apart: `country`)
@@ -299,6 +313,20 @@ def check_entity(index: KGIndex, chain: Chain, key: str, text: str, marked: str 
             return during
         return Check("entity", role, text, False, note="not connected")
     return Check("entity", role, text, True, via.triples, anchor=via.start)
+
+
+def _is_sibling(chain: Chain, via: Chain) -> bool:
+    """`via` leaves the answer's parent on the chain along the relation, and in the direction, of the answer's own
+    last hop."""
+    if not chain.edges or len(chain.nodes) < 2:
+        return False
+    last, parent = chain.edges[-1], chain.nodes[-2]
+    if via.hops == 2 and via.nodes[1] == parent:  # from the answer, up to the parent and down again
+        via = Chain(parent, via.edges[1:])
+    if via.hops != 1:
+        return False
+    step = via.edges[0]
+    return via.start == parent and step.relation == last.relation and step.forward == last.forward
 
 
 def _check_excluded(index: KGIndex, chain: Chain, answer: str, key: str, text: str, max_hops: int) -> Check:

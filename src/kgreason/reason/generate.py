@@ -173,7 +173,8 @@ def run_checks(
         excluded = analysis.roles.get(key) == "exclude"
         if (key in on_chain or group_of.get(key) in reached) and not (excluded and chain.end in index.alias_group(key)):
             continue
-        checks.append(check_entity(index, chain, key, text_of.get(key, index.name(key)), analysis.roles.get(key)))
+        text = text_of.get(key, index.name(key))
+        checks.append(check_entity(index, chain, key, text, analysis.roles.get(key), siblings=analysis.asks_sibling))
     for w in analysis.times:
         checks.append(check_time(index, chain, w, analysis))
     for t in analysis.numerics:

@@ -61,6 +61,7 @@ QUESTION_WORDS: tuple[str, ...] = (
     "是多少",
     "分别是",
     "哪一个",
+    "哪一方",
     "哪一位",
     "哪一年",
     "哪一天",
@@ -270,7 +271,8 @@ REQUEST_FRAMES: tuple[str, ...] = (
 )
 # Words that quantify a whole group (`各型别中`, `所有舰艇`): a set question, unless a superlative picks one member.
 GROUP_QUANTIFIERS: tuple[str, ...] = ("所有", "全部", "各")
-SET_QUESTION_WORDS: tuple[str, ...] = ("哪些", "有哪些", "都有", "分别", "哪几")  # ask for several, whatever else
+# ask for several, whatever else (`哪两个机场`: a number after 哪 asks that many)
+SET_QUESTION_WORDS: tuple[str, ...] = ("哪些", "有哪些", "都有", "分别", "哪几", "哪两", "哪三", "哪四", "哪五")
 SET_WORDS: tuple[str, ...] = (*SET_QUESTION_WORDS, *GROUP_QUANTIFIERS)
 # Words of a relation name and the word that names the same link read the other way (`055型 前序型号 052D型`:
 # 052D型's 后继型号 is 055型): a reverse hop is named by the relation name with its word swapped.
