@@ -134,6 +134,13 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("东湾情报站", "组织", "破译", "丁型密码", "装备"),
     ("丁型密码", "装备", "使用方", "南洋舰队", "部队"),
     ("南洋舰队", "部队", "所属阵营", "戌联盟", "组织"),
+    ("青岚号遇袭事件", "事件", "攻击方", "北风航空兵攻击机中队", "部队"),
+    ("青岚号遇袭事件", "事件", "起飞基地", "石城海军航空站", "地点"),
+    ("北海联演", "作战行动", "首次举行时间", "2010年", "时间"),
+    ("辛国海军", "组织", "参加", "北海联演-2014", "作战行动"),
+    ("辛国海军", "组织", "参加", "北海联演-2016", "作战行动"),
+    ("北海联演-2014", "作战行动", "举行时间", "2014年", "时间"),
+    ("北海联演-2016", "作战行动", "举行时间", "2016年", "时间"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -738,3 +745,20 @@ def test_which_side_is_a_question_word_not_a_side_relation() -> None:
     # `哪一方` asks which party; its `一方` is no evidence for a 所属阵营 hop beyond the party
     rec = answer("东湾情报站破译的密码由哪一方使用？", "L2")
     assert rec.answers == ("南洋舰队",)
+
+
+def test_an_asked_noun_matches_by_its_head_not_its_modifier() -> None:
+    # `航空站` is a 站: a squadron of `航空兵` shares only the modifier, a `防空导弹` and a `反舰导弹` share the head
+    from kgreason.reason.scoring import _type_word_score
+
+    assert _type_word_score("航空站", "北风航空兵攻击机中队", 0.6, 0.6) == -0.6
+    assert _type_word_score("航空站", "石城海军航空站", 0.6, 0.6) == pytest.approx(0.6)
+    assert 0 < _type_word_score("防空导弹", "反舰导弹", 0.6, 0.6) < 0.6
+
+
+def test_a_superlative_over_values_compares_the_values() -> None:
+    # the members are the dates themselves; the latest wins, with the comparison as evidence
+    rec = answer("辛国海军参加的最后一届北海联演是在哪一年举行的？", "L3")
+    assert rec.answers == ("2016年",)
+    assert ("2016年", "晚于", "2014年") in rec.main_path
+    assert "time" not in rec.constraints  # the superlative's comparisons are no time window

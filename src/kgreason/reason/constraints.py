@@ -30,7 +30,7 @@ def constraints_dict(analysis: Analysis, cand: Candidate | None, single_fact: bo
         for chk in cand.checks:
             if chk.kind == "entity" and chk.ok and chk.key and chk.key not in out and chk.value:
                 out[chk.key] = chk.value
-            elif chk.kind == "time" and chk.ok and "time" not in out and chk.value:
+            elif chk.kind == "time" and chk.key == "time" and chk.ok and "time" not in out and chk.value:
                 out["time"] = _with_within_word(analysis.question, chk.value)  # a period mention read as a window
     return {k: v for k, v in out.items() if v and v in analysis.question}
 

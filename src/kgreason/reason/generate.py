@@ -12,9 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from kgreason.data.records import PathTriple
+from kgreason.kg.dates import DateValue
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, Signature, follow_signature, search_chains
-from kgreason.kg.quantities import is_measure
+from kgreason.kg.quantities import Quantity, is_measure
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
@@ -333,8 +334,11 @@ def _member_candidates(
                 features=features,
             )
         ]
-    if analysis.order is not None and len(passing) > 1:
-        ordered = _order_candidate(index, analysis, cfg, passing)
+    # the superlative picks among the members that pass the checks — or among all of them when none does (the same
+    # check failing on every member tells none apart)
+    ordering = passing or rows
+    if analysis.order is not None and len(ordering) > 1:
+        ordered = _order_candidate(index, analysis, cfg, ordering)
         if ordered is not None:
             return [ordered]
     # a superlative the candidate does not show to hold is a constraint of unknown outcome
@@ -381,6 +385,13 @@ def _check_alts(chain: Chain, checks: list[Check]) -> tuple[tuple[PathTriple, ..
     return (dedupe(out),)
 
 
+def _own_value(index: KGIndex, chain: Chain, aspect: str) -> DateValue | Quantity | None:
+    """The chain's end as a value of the aspect compared (a date for `最晚`, a quantity for `最大`), if it is one."""
+    if not chain.edges or not chain.edges[-1].forward:
+        return None
+    return index.date(chain.end) if aspect == "time" else index.quantity(chain.end)
+
+
 def _order_candidate(
     index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, rows: list[tuple[Chain, ChainScore, list[Check]]]
 ) -> Candidate | None:
@@ -395,6 +406,10 @@ def _order_candidate(
         # do not sign when 海马斯 entered service)
         passed = {chain.start, *(e.dst for e in chain.edges)} - {chain.end}
         options = [o for o in attribute_options(index, chain.end, order.aspect) if o.holder not in passed]
+        value = _own_value(index, chain, order.aspect)
+        if not options and value is not None:
+            # the member is the value compared (`最后一届…是在哪一年举行的`: the chains end on the years)
+            options = [AttributeOption(chain.nodes[-2], (), chain.edges[-1], value)]
         if not options:
             continue
         scores = [option_score(index, o, order.context) for o in options]

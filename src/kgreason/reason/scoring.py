@@ -296,8 +296,15 @@ def category_values(index: KGIndex, key: str) -> str:
 
 @lru_cache(maxsize=65536)
 def _type_word_score(type_word: str, hay: str, match: float, mismatch: float) -> float:
-    n, _ = longest_common_substring(type_word, normalize_text(hay))
-    return match * n / len(type_word) if n >= 2 or (n == 1 and len(type_word) == 1) else -mismatch
+    hay = normalize_text(hay)
+    n, _ = longest_common_substring(type_word, hay)
+    if not (n >= 2 or (n == 1 and len(type_word) == 1)):
+        return -mismatch
+    # Chinese nouns end in their head (`航空站` is a 站): sharing only the modifier (`航空兵…中队`) is no kind match
+    head = next((k for k in range(len(type_word), 0, -1) if type_word[-k:] in hay), 0)
+    if head == 0:
+        return -mismatch
+    return match * n / len(type_word)
 
 
 DESCRIBED_CHARS = 2  # the question characters in a row a description must spell to count as talking about what is asked
