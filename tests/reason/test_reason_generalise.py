@@ -141,6 +141,8 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("辛国海军", "组织", "参加", "北海联演-2016", "作战行动"),
     ("北海联演-2014", "作战行动", "举行时间", "2014年", "时间"),
     ("北海联演-2016", "作战行动", "举行时间", "2016年", "时间"),
+    ("雷鸣火箭炮", "装备", "备用弹舱数量", "3个", "数值"),
+    ("C型导弹", "装备", "存放位置", "备用弹舱", "地点"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -762,3 +764,9 @@ def test_a_superlative_over_values_compares_the_values() -> None:
     assert rec.answers == ("2016年",)
     assert ("2016年", "晚于", "2014年") in rec.main_path
     assert "time" not in rec.constraints  # the superlative's comparisons are no time window
+
+
+def test_how_many_of_a_noun_the_kg_counts_under_its_name() -> None:
+    # `几个备用弹舱` with `备用弹舱数量` in the KG: the counted noun names the relation, not only the answer's kind
+    rec = answer("雷鸣火箭炮有几个备用弹舱？", "L2")
+    assert rec.answers == ("3个",)

@@ -784,7 +784,9 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     ] + window_spans
     # The asked-for noun is matched against the answer's type, not against relations — unless it is a relation
     # name itself (`…的性能特点有哪些`).
-    if type_word and type_word not in relation_names:
+    # (`有几个侧弹舱` with `侧弹舱数量` in the KG: a count the KG states under the counted noun's name).
+    counted = form == "count" and any(r.startswith(type_word) for r in relation_names)
+    if type_word and type_word not in relation_names and not counted:
         spans.append((tw_start, tw_end))
     excluded = _exclusions(q, kept)
     roles = _roles(nq, kept, index, excluded)
