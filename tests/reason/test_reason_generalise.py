@@ -770,3 +770,9 @@ def test_how_many_of_a_noun_the_kg_counts_under_its_name() -> None:
     # `几个备用弹舱` with `备用弹舱数量` in the KG: the counted noun names the relation, not only the answer's kind
     rec = answer("雷鸣火箭炮有几个备用弹舱？", "L2")
     assert rec.answers == ("3个",)
+
+
+def test_the_words_a_relation_spells_count_even_when_a_synonym_scores_higher() -> None:
+    # `开始装备` is spelled by `开始装备时间` itself; its synonym `装备` must not leave 开始 to a 发生时间 hop elsewhere
+    rec = answer("雷鸣火箭炮从哪一年开始装备部队？", "L2")
+    assert rec.answers == ("2005年",)

@@ -78,6 +78,7 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
     """
     rel = normalize_text(relation)
     best = RelationMatch(0.0, frozenset())
+    own: frozenset[int] = frozenset()  # what the relation's own name spells, when it spells half of it or more
     for v in relation_variants(rel):
         if not v:
             continue
@@ -98,8 +99,14 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
         if v != rel:
             s *= 0.9  # a synonym is slightly weaker evidence than the relation's own name
             # ... but a full synonym word beats a partial match of the relation's own name
+        elif s >= 0.5:
+            own = frozenset(range(end - n, end))
         if s > best.score:
             best = RelationMatch(s, frozenset(range(end - n, end)))
+    if own - best.covered:
+        # the score is the best variant's, but the words the relation's own name spells are covered too
+        # (`开始装备部队` spells 开始装备 of `开始装备时间`, whose synonym `装备` scores higher)
+        best = RelationMatch(best.score, best.covered | own)
     if len(rel) >= 6 or parameter_values(relation):
         # Long relation names with parameters (`理论质量(密度为7.85, 直径60.0 mm)`): the share of their character
         # bigrams the question spells, wherever they are; each parameter value the question spells as a word of its
