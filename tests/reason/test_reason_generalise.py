@@ -143,6 +143,9 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("北海联演-2016", "作战行动", "举行时间", "2016年", "时间"),
     ("雷鸣火箭炮", "装备", "备用弹舱数量", "3个", "数值"),
     ("C型导弹", "装备", "存放位置", "备用弹舱", "地点"),
+    ("青岚号", "装备", "动力系统", "燃气动力系统", "装备"),
+    ("北极星项目", "项目", "简称", "NSP项目", "名称"),
+    ("北极星项目", "项目", "中标方", "飞星公司", "组织"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -776,3 +779,15 @@ def test_the_words_a_relation_spells_count_even_when_a_synonym_scores_higher() -
     # `开始装备` is spelled by `开始装备时间` itself; its synonym `装备` must not leave 开始 to a 发生时间 hop elsewhere
     rec = answer("雷鸣火箭炮从哪一年开始装备部队？", "L2")
     assert rec.answers == ("2005年",)
+
+
+def test_a_weak_link_spelling_a_relation_name_is_that_relation() -> None:
+    # `动力系统` is a relation of the KG: it asks that relation, it does not name 燃气动力系统
+    rec = answer("青岚号的动力系统是什么？", "L2")
+    assert rec.answers == ("燃气动力系统",)
+
+
+def test_the_free_step_to_the_described_node_spends_no_words() -> None:
+    # `NSP项目` -简称-> 北极星项目 needs no words; the question's 简称 asks the winner's short name
+    rec = answer("NSP项目的中标方简称什么？", "L2")
+    assert rec.answers == ("飞星",)

@@ -764,6 +764,8 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
             if m.how in ("exact", "core")
             or not ((m.start < tw_end and tw_start < m.end) or nq[m.start : m.end] == type_word)
         ]
+    # `歼-20的气动布局是什么`: a weak link that spells a relation name of the KG exactly is that relation, not a name
+    kept = [m for m in kept if m.how in ("exact", "core", "group") or nq[m.start : m.end] not in index.relation_names]
     comp_found = _comparative(nq, kept, q)
     form, comparative = _form(nq, comp_found)
     comp_full = comp_found if form == "choice" else None

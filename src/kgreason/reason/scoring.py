@@ -465,7 +465,6 @@ class ChainScorer:
         for i, e in enumerate(chain.edges):
             if e.is_alias and i == 0 and chain.hops > 1:
                 # the step from the name the question uses to the node the KG describes: no evidence needed
-                covered |= relation_match(e.relation, self._residual).covered
                 continue
             hop_covered, hop_score, hop_weak = self._hop(e)
             if hop_covered and hop_covered <= covered and all(p.relation != e.relation for p in chain.edges[:i]):
