@@ -21,7 +21,7 @@ ITEMS = json.loads((ROOT / "benchmarks" / "data" / "paraphrases.json").read_text
 PINNED = {"sample": 49, "ccks_ext_dev": 28}  # of 50 and 32
 # questions of shapes the data sets do not ask (benchmarks/bench_paraphrase.py explains)
 NEW_SHAPES = json.loads((ROOT / "benchmarks" / "data" / "new_shapes.json").read_text(encoding="utf-8"))
-NEW_SHAPES_PINNED = {"sample": 142, "ccks_ext_dev": 152}  # of 156 and 163
+NEW_SHAPES_PINNED = {"sample": 149, "ccks_ext_dev": 158}  # of 163 and 169
 
 
 def _right(name: str, root: Path, items: list[dict[str, Any]] = ITEMS) -> int:
