@@ -146,6 +146,8 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("青岚号", "装备", "动力系统", "燃气动力系统", "装备"),
     ("北极星项目", "项目", "简称", "NSP项目", "名称"),
     ("北极星项目", "项目", "中标方", "飞星公司", "组织"),
+    ("雁门号", "装备", "类型", "驱逐舰", "类别"),
+    ("青岚号", "装备", "所属型号", "甲型驱逐舰", "装备"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -791,3 +793,9 @@ def test_the_free_step_to_the_described_node_spends_no_words() -> None:
     # `NSP项目` -简称-> 北极星项目 needs no words; the question's 简称 asks the winner's short name
     rec = answer("NSP项目的中标方简称什么？", "L2")
     assert rec.answers == ("飞星",)
+
+
+def test_a_kind_named_after_the_asked_noun_is_no_name_to_connect() -> None:
+    # `哪个型号的驱逐舰`: 驱逐舰 (a kind the KG states as a value) says what the answer is, it is not an anchor
+    rec = answer("青岚号属于哪个型号的驱逐舰？", "L2")
+    assert rec.answers == ("甲型驱逐舰",)

@@ -47,6 +47,7 @@ from kgreason.reason.lexicon import (
     TIME_BEFORE_WORDS,
     TIME_QUESTION_PATTERNS,
     TIME_WITHIN_WORDS,
+    TYPE_RELATION_HINTS,
     WHEN_WORDS,
 )
 from kgreason.reason.link import Mention
@@ -707,6 +708,13 @@ def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str,
     return roles
 
 
+def _is_category(index: KGIndex, key: str) -> bool:
+    """The KG types the node as a kind, or states it as one (`X 类型 驱逐舰`)."""
+    if any(h in index.types_text(key) for h in TYPE_RELATION_HINTS):
+        return True
+    return any(not e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS) for e in index.edges(key))
+
+
 def _in_relation_name(key: str, relation_names: frozenset[str]) -> bool:
     """The mention spells (part of) a relation name (`抗拉强度` in `抗拉强度(铸造方法: S)`)."""
     return key in relation_names or (len(key) >= 2 and any(key in r for r in relation_names))
@@ -764,6 +772,10 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
             if m.how in ("exact", "core")
             or not ((m.start < tw_end and tw_start < m.end) or nq[m.start : m.end] == type_word)
         ]
+    if type_word and nq[tw_end : tw_end + 1] == "的":
+        # `属于哪个型号的驱逐舰`: a kind the KG states as a value (`X 类型 驱逐舰`) right after the asked noun is the
+        # kind of the answer, not a name the answer must connect to
+        kept = [m for m in kept if not (m.start == tw_end + 1 and _is_category(index, m.key))]
     # `歼-20的气动布局是什么`: a weak link that spells a relation name of the KG exactly is that relation, not a name
     kept = [m for m in kept if m.how in ("exact", "core", "group") or nq[m.start : m.end] not in index.relation_names]
     comp_found = _comparative(nq, kept, q)
