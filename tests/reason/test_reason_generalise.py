@@ -148,6 +148,16 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("北极星项目", "项目", "中标方", "飞星公司", "组织"),
     ("雁门号", "装备", "类型", "驱逐舰", "类别"),
     ("青岚号", "装备", "所属型号", "甲型驱逐舰", "装备"),
+    ("西湾海战", "事件", "损失舰艇", "乙舰", "装备"),
+    ("西湾海战", "事件", "损失舰艇", "甲舰", "装备"),
+    ("甲舰", "装备", "隶属于", "坤国海军", "组织"),
+    ("乙舰", "装备", "隶属于", "巽国海军", "组织"),
+    ("东海编队", "编队", "简称", "EF21", "名称"),
+    ("东海编队", "编队", "代号", "潮音", "名称"),
+    ("东海编队", "编队", "加入舰艇", "丙舰", "装备"),
+    ("东海编队", "编队", "加入舰艇", "丁舰", "装备"),
+    ("丙舰", "装备", "隶属于", "巽国海军", "组织"),
+    ("丁舰", "装备", "隶属于", "坤国海军", "组织"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -799,3 +809,16 @@ def test_a_kind_named_after_the_asked_noun_is_no_name_to_connect() -> None:
     # `哪个型号的驱逐舰`: 驱逐舰 (a kind the KG states as a value) says what the answer is, it is not an anchor
     rec = answer("青岚号属于哪个型号的驱逐舰？", "L2")
     assert rec.answers == ("甲型驱逐舰",)
+
+
+def test_a_side_named_by_the_start_of_its_name() -> None:
+    # `坤国舰艇` with only `坤国海军` in the KG: the two characters begin that side's name and no other
+    rec = answer("西湾海战中损失的坤国舰艇是哪一艘？", "L3")
+    assert rec.answers == ("甲舰",)
+
+
+def test_the_name_of_a_described_thing_is_asked_not_another_name_of_the_anchor() -> None:
+    # `加入EF21的巽国军舰叫什么`: 加入 names EF21's own relation (加入舰艇), not a side; the name asked is the ship's,
+    # not EF21's code name
+    rec = answer("加入EF21的巽国军舰叫什么？", "L2")
+    assert rec.answers == ("丙舰",)

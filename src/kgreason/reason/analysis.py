@@ -147,6 +147,9 @@ class Analysis:
     asks_category: bool = False  # `哪一类导弹`: the kind itself is asked, not a member of it
     asks_event: bool = False  # `…中，哪一次…`: the question counts events, so an event is asked
     asks_thing: bool = False  # `哪艘…`: a vessel, aircraft, vehicle or munition is asked, not a place or an event
+    # `加入X的荷兰军舰叫什么`: the name asked is of a thing the question describes after its last name, not another
+    # name of that name (an alias hop from a mention is then no answer)
+    names_described: bool = False
     # `A的计划年产量比原年产量多吗`: two relations of one named thing a yes/no question compares (normalised names,
     # the one before 比 first); `comparative` holds the comparison
     compared_relations: tuple[str, str] | None = None
@@ -701,11 +704,34 @@ def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str,
         elif _DEMONSTRATIVE.search(before) or (before.endswith("的") and _ASKED_HEAD.match(nq[m.end :])):
             # `…的那艘055型驱逐舰` / `…入列的055型驱逐舰是哪一艘`: the kind of the thing described, a type constraint
             roles[m.key] = "type"
-        elif any(before.endswith(w) for w in CAMP_MARKERS):
+        elif any(before.endswith(w) and not _names_own_relation(index, m.key, w) for w in CAMP_MARKERS):
             roles[m.key] = "camp"
         elif _place_like(index, m.key) and any(before.endswith(w) for w in PLACE_MARKERS):
             roles[m.key] = "place"
     return roles
+
+
+def _names_own_relation(index: KGIndex, key: str, word: str) -> bool:
+    """The marker word names a relation of the node itself (`加入CSG21`, and CSG21 has `加入舰艇`): a relation word of
+    the chain, not a side."""
+    group = index.alias_group(key)
+    return any(e.forward and word in e.relation for k in group for e in index.edges(k))
+
+
+_NAME_ASKED = re.compile(r"(?:叫做|叫|名叫|称为|称作)(?:什么|啥)")
+
+
+def _names_described(nq: str, mentions: list[Mention]) -> bool:
+    """`…的荷兰军舰叫什么`: between the last name before the naming verb and the verb stand words of a thing of its own
+    (two characters or more besides 的/是/又/也/还)."""
+    m = _NAME_ASKED.search(nq)
+    if m is None:
+        return False
+    before = [x.end for x in mentions if x.end <= m.start()]
+    if not before:
+        return False
+    gap = re.sub(r"[的是又也还|]", "", nq[max(before) : m.start()])
+    return len(gap) >= 2
 
 
 def _is_category(index: KGIndex, key: str) -> bool:
@@ -841,6 +867,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         asks_category=bool(_ASKS_CATEGORY.search(nq)),
         asks_event=bool(_ASKS_EVENT.search(nq)),
         asks_thing=bool(_ASKS_THING.search(nq)),
+        names_described=_names_described(nq, kept),
         compared_relations=compared_relations,
     )
 

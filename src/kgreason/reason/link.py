@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kgreason.kg.index import KGIndex
-from kgreason.reason.lexicon import PHRASE_END_CHARS
+from kgreason.reason.lexicon import CAMP_RELATION_HINTS, PHRASE_END_CHARS
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
@@ -41,6 +41,8 @@ QUOTED_GROUP_MAX = 6  # a quoted word inside more names than this is a common wo
 GAPPED_MIN_CHARS = 3
 GAPPED_MAX_INSERTED = 2  # characters the question may add inside a name it spells in full (`侧面弹舱` ~ `侧弹舱`)
 GAPPED_SCORE = 0.7
+SIDE_START_CHARS = 2
+SIDE_START_SCORE = 0.6
 SHORT_NUMBER_WINDOW = 6  # a short number links when its relation's name ends this close before it (`舷号为105`)
 
 _NAME_PARTS = re.compile(r"[·・•‧]")  # between the parts of a transliterated name
@@ -126,6 +128,17 @@ class NameTable:
         for part, keys in inner.items():
             if len(keys) == 1 and part not in self.parts:
                 self.parts[part].extend(keys)
+        # `美国航母` with only `美国海军` in the KG: the first two characters of a side's name (a node things belong
+        # to: `X 隶属于 美国海军`) that begin no other name of the KG stand for that side
+        starts: dict[str, set[str]] = defaultdict(set)
+        for key, name in self.names.items():
+            if len(name) > SIDE_START_CHARS:
+                starts[name[:SIDE_START_CHARS]].add(key)
+        self.side_starts: dict[str, str] = {
+            start: next(iter(keys))
+            for start, keys in starts.items()
+            if len(keys) == 1 and start not in self.exact and _is_side(index, next(iter(keys)))
+        }
         self._names_for_shared = dict(self.names)
         self._shared: dict[str, list[str]] | None = None
         self._inner: dict[str, str] | None = None
@@ -190,6 +203,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         found.extend(_partial(table, q))
         found.extend(_fuzzy(table, q))
         found.extend(_gapped(table, q))
+        found.extend(_side_starts(table, q))
     if not found:
         # a group, not rivals: every node sharing the word is kept (they overlap by design); failing that, the
         # longest words the question shares with the inside of one name each (`海上阅兵`)
@@ -292,6 +306,23 @@ def _partial(table: NameTable, q: MappedText) -> list[Mention]:
                 share = length / len(table.names[key])
                 out.append(Mention(i, j, q.verbatim(i, j), key, "partial", round(0.6 + 0.3 * share, 3)))
             break  # the longest part starting here
+    return out
+
+
+def _is_side(index: KGIndex, key: str) -> bool:
+    """Things belong to the node by a side relation (`X 隶属于 key`, `X 所属阵营 key`)."""
+    return any(not e.forward and any(h in e.relation for h in CAMP_RELATION_HINTS) for e in index.edges(key))
+
+
+def _side_starts(table: NameTable, q: MappedText) -> list[Mention]:
+    """A side named by the start of its name alone (`荷兰军舰` -> `荷兰皇家海军`); see `NameTable.side_starts`."""
+    nq = q.norm
+    out: list[Mention] = []
+    for i in range(len(nq) - SIDE_START_CHARS + 1):
+        key = table.side_starts.get(nq[i : i + SIDE_START_CHARS])
+        if key is not None and not _splits_alnum(q, i, i + SIDE_START_CHARS):
+            end = i + SIDE_START_CHARS
+            out.append(Mention(i, end, q.verbatim(i, end), key, "partial", SIDE_START_SCORE))
     return out
 
 

@@ -247,6 +247,13 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     # another name of the node just reached (or named): an answer only if the question asks for a name
     if last is not None and last.is_alias and relation_match(last.relation, analysis.residual).score < 0.5:
         return -1.0
+    if (
+        last is not None
+        and last.is_alias
+        and analysis.names_described
+        and any(last.src in index.alias_group(k) for k in mention_keys)
+    ):
+        return -1.0  # the name of a thing the question describes is asked, not another name of the one it names
     # entity-like answers (a long description is a fine answer to 什么/如何 questions)
     if is_date or is_qty:
         return -1.0
