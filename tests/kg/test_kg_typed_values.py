@@ -314,3 +314,12 @@ def test_a_bracketed_scaled_unit_compares_with_the_same_unit() -> None:
     assert a is not None and b is not None and a.dimension == b.dimension
     assert compare_quantities("数值大于", a, b) is True
     assert parse_quantity("12(3)", lenient=True) is None  # brackets without a unit are no unit
+
+
+def test_an_approximate_count_reads_as_its_number() -> None:
+    # `200余架` (some 200 aircraft), `30多艘`: the approximator between number and unit is no part of the unit
+    q = parse_quantity("200余架")
+    assert q is not None and (q.lo, q.dimension, q.unit) == (200.0, "count:架", "架")
+    q = parse_quantity("30多艘", lenient=True)
+    assert q is not None and (q.lo, q.dimension) == (30.0, "count:艘")
+    assert parse_quantity("多域作战") is None

@@ -159,6 +159,7 @@ _RE_Q_PREFIX = re.compile(
     r"^(?:约|大约|近|将近|超过|逾|达|达到|最大|最高|最多|最少|至少|不少于|不超过|高达|仅|共|约为)*"
 )
 _RE_Q_SUFFIX = re.compile(r"(?:左右|以上|以下|多|余|有余|上下|许)*$")
+_APPROXIMATORS = "余多来"  # between a number and its unit: `200余架` is some 200 aircraft
 
 
 def _parse_number(s: str) -> tuple[float, str] | None:
@@ -236,7 +237,10 @@ def parse_quantity(text: str, *, lenient: bool = False) -> Quantity | None:
         if second is not None:
             # `1500-2000公里`: the unit follows the second number
             hi, rest = second
-    unit = _parse_unit(rest, lenient=lenient)
+    # `200余架`, `30多艘`: an approximate count, read as its number (before a lenient reading makes `余架` a unit)
+    unit = _parse_unit(rest[1:]) if rest[:1] in _APPROXIMATORS else None
+    if unit is None:
+        unit = _parse_unit(rest, lenient=lenient)
     if unit is None:
         return None
     mult, name, u = unit
