@@ -39,7 +39,7 @@ from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.loader import load_answer_file, load_dataset
 from kgreason.data.records import Dataset, KGTriple
 from kgreason.errors import KgreasonError
-from kgreason.eval.official import score_records
+from kgreason.eval.official import WEIGHTS, ScoreReport, score_records
 from kgreason.extract.inputs import read_inputs
 from kgreason.extract.output import write_document
 from kgreason.extract.pipeline import ExtractSettings, ExtractStats, extract_document
@@ -128,14 +128,45 @@ def grounding(out: Path) -> tuple[int, int, int]:
     return literal, mentions, total
 
 
-def official(dataset: Dataset, relations: RelationScorer | None = None) -> float:
+def official(dataset: Dataset, relations: RelationScorer | None = None) -> ScoreReport:
     assert dataset.gold is not None
     reasoner = Reasoner(dataset, ReasonerConfig(), llm=None, relations=relations)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
         run_dataset(dataset, reasoner, out, resume=False)
         records, _ = load_answer_file(out)
-    return score_records({r.query_id: r for r in records}, dataset.gold).mean
+    return score_records({r.query_id: r for r in records}, dataset.gold)
+
+
+COMPONENTS = ("answer", "evidence", "reasoning", "constraint")
+
+
+def weighted_components(report: ScoreReport) -> dict[str, dict[str, float]]:
+    """Per level ("all" too): the mean over its questions of each component times its weight at the question's level
+    (α·Answer, β·Evidence, …), so the four sum to the level's mean score."""
+    sums: dict[str, dict[str, float]] = {}
+    counts: dict[str, int] = {}
+    for q in report.per_question:
+        w = WEIGHTS[q.level]
+        parts = (w.answer * q.answer.score, w.evidence * q.evidence.score, w.reasoning * q.reasoning.score,
+                 w.constraint * q.constraint.f1)  # fmt: skip
+        for level in (q.level, "all"):
+            row = sums.setdefault(level, dict.fromkeys(COMPONENTS, 0.0))
+            counts[level] = counts.get(level, 0) + 1
+            for name, value in zip(COMPONENTS, parts, strict=True):
+                row[name] += value
+    return {lv: {c: v / counts[lv] for c, v in row.items()} for lv, row in sums.items()}
+
+
+def print_loss(given: ScoreReport, extracted: ScoreReport, label: str) -> None:
+    """Where the extracted KGs lose score against the given ones: per level, each weighted component's drop."""
+    g, e = weighted_components(given), weighted_components(extracted)
+    print(f"  where {label} loses (weighted component means, given → extracted):")
+    for level in sorted(g, key=lambda lv: (lv == "all", lv)):
+        n = sum(1 for q in given.per_question if level in (q.level, "all"))
+        parts = "  ".join(f"{c} {g[level][c]:.3f}→{e[level][c]:.3f}" for c in COMPONENTS)
+        total = (sum(g[level].values()), sum(e[level].values()))
+        print(f"    {level:3s} n={n:2d} score {total[0]:.3f}→{total[1]:.3f}  {parts}")
 
 
 def extract(data: Path, out: Path, llm: str, window: int) -> dict[str, Any]:
@@ -225,23 +256,26 @@ def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = F
         f"{100 * literal / max(total, 1):.1f}%; contains their recorded mentions {mentions}/{total} = "
         f"{100 * mentions / max(total, 1):.1f}%"
     )
-    given_score = official(given)
-    extracted_score = official(extracted)
+    given_report = official(given)
+    extracted_report = official(extracted)
+    given_score, extracted_score = given_report.mean, extracted_report.mean
     ratio = extracted_score / given_score if given_score else 0.0
     print(
         f"official score (kgreason run --llm none --relations none): given KGs {given_score:.4f}, extracted KGs "
         f"{extracted_score:.4f}, ratio {ratio:.3f}"
     )
+    print_loss(given_report, extracted_report, "the extracted KGs")
     matcher = learned_matcher()
     if matcher is None:
         return ratio
     # what `kgreason run` does by default on an extracted KG (`--relations auto` = learned there, none on the given)
-    learned_score = official(extracted, matcher)
-    ratio = learned_score / given_score if given_score else 0.0
+    learned_report = official(extracted, matcher)
+    ratio = learned_report.mean / given_score if given_score else 0.0
     print(
-        f"  extracted KGs with the learned relation matcher (run's default for them): {learned_score:.4f}, "
+        f"  extracted KGs with the learned relation matcher (run's default for them): {learned_report.mean:.4f}, "
         f"ratio {ratio:.3f}"
     )
+    print_loss(given_report, learned_report, "the extracted KGs with the learned matcher")
     return ratio
 
 

@@ -87,3 +87,15 @@ def test_the_prompt_speaks_the_language_of_the_sentences() -> None:
     # a Chinese text with Latin designations stays Chinese
     mixed = make_windows(split_sentences("d", "F-35A和F-35B由洛克希德·马丁公司研制。"), 2)[0]
     assert window_messages(mixed)[-1].content.startswith(INSTRUCTIONS)
+
+
+def test_a_sentence_spelling_both_ends_wins_over_a_part_in_the_listed_one() -> None:
+    # the model copied sentence 1's fact under sentence 0 too; in sentence 0 `韩国空军` only matches as `国空军`
+    doc = Document("d", "美国空军装备了F-35A。韩国空军也装备了F-35A。")
+    line = "韩国空军|装备|F-35A"
+    fake = FakeLLM([{"s0": [line], "s1": [line]}, {"types": []}])
+    result = extract_document(fake, doc, ExtractSettings(window=2))
+    assert [(t.spo, p.sourced.sentence) for t, p in zip(result.kg, result.triples, strict=True)] == [
+        (("韩国空军", "装备", "F-35A"), 1)
+    ]
+    assert result.stats.recited == 1 and result.stats.duplicates == 1

@@ -187,15 +187,17 @@ def _ground_in_window(
     raw: RawTriple, window: Window, values: dict[int, list[ValueMention]], text: str, stats: ExtractStats
 ) -> Grounded | None:
     """`raw` grounded in the sentence it was listed under, else in another sentence of the window that holds both
-    ends (the model often lists a fact under its neighbour), which then is the one cited."""
+    ends (the model often lists a fact under its neighbour), which then is the one cited. A sentence that spells
+    both ends wins over one where an end is only a part of the name (the model copies one sentence's list under
+    the other's key too: `韩国空军` listed under a sentence naming `美国空军` must not become its part `国空军`)."""
     order = sorted(window.sentences, key=lambda s: s.index != raw.sentence)
-    for s in order:
-        g = ground(raw, s, values[s.index], text[: s.start])
-        if g is not None:
-            if s.index != raw.sentence:
-                stats.recited += 1
-            return g
-    return None
+    found = [g for s in order if (g := ground(raw, s, values[s.index], text[: s.start])) is not None]
+    if not found:
+        return None
+    best = min(found, key=lambda g: (g.sub.how == "part") + (g.obj.how == "part"))  # the listed sentence on ties
+    if best.sentence.index != raw.sentence:
+        stats.recited += 1
+    return best
 
 
 def extract_document(
