@@ -82,3 +82,11 @@ def test_relations_lose_a_copied_subject_or_pronoun_prefix() -> None:
     assert relation_proper("该舰长", "辽宁舰") == "该舰长"
     assert relation_proper("首飞时间", "") == "首飞时间"
     assert relation_proper("F-35A", "F-35A") == "F-35A"
+
+
+def test_a_type_designation_is_a_short_form_not_a_quantity() -> None:
+    from kgreason.extract.values import value_type
+
+    assert value_type("45型") is None and value_type("12式") is None and value_type("8500吨") == "数值"
+    out, _ = canonicalise([g("45型驱逐舰", "类型", "驱逐舰"), g("45型", "满载排水量", "8500吨")])
+    assert spo(out)[1] == ("45型驱逐舰", "满载排水量", "8500吨")

@@ -10,12 +10,13 @@ from typing import Any
 from kgreason.data.provenance import Sentence, SourcedTriple
 from kgreason.data.records import Document, KGTriple
 from kgreason.extract.canonical import Renaming, canonicalise
+from kgreason.extract.enumerations import split_enumerations
 from kgreason.extract.grounding import Grounded, ground
 from kgreason.extract.lines import RawTriple, read_reply
 from kgreason.extract.node_types import UNKNOWN_TYPE, llm_types, object_type_by_relation, rule_type
 from kgreason.extract.prompt import Window, reply_schema, window_messages
 from kgreason.extract.sentences import split_sentences
-from kgreason.extract.values import ValueMention, find_values, value_type
+from kgreason.extract.values import ValueMention, find_values, grounding_values, value_type
 from kgreason.llm.types import LLM, ChatMessage, LLMResult
 
 DEFAULT_WINDOW = 2
@@ -40,6 +41,7 @@ class ExtractStats:
     ungrounded: int = 0  # a triple whose subject or object no sentence of its window contains
     recited: int = 0  # listed under one sentence, found (and cited) in another of the window
     duplicates: int = 0
+    enumerations: int = 0  # triples whose subject or object was a list, split into one triple per member
     typing_failures: int = 0
     # Every call's tokens, cached replies included (their original counts): the cost of extracting from scratch.
     llm_calls: int = 0
@@ -49,8 +51,8 @@ class ExtractStats:
 
     def add(self, other: ExtractStats) -> None:
         for name in ("sentences", "windows", "retried_windows", "skipped_windows", "malformed_lines",
-                     "ungrounded", "recited", "duplicates", "typing_failures", "llm_calls", "prompt_tokens",
-                     "completion_tokens"):  # fmt: skip
+                     "ungrounded", "recited", "duplicates", "enumerations", "typing_failures", "llm_calls",
+                     "prompt_tokens", "completion_tokens"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.warnings.extend(other.warnings)
 
@@ -64,6 +66,7 @@ class ExtractStats:
             "ungrounded": self.ungrounded,
             "recited": self.recited,
             "duplicates": self.duplicates,
+            "enumerations": self.enumerations,
             "typing_failures": self.typing_failures,
             "llm_calls": self.llm_calls,
             "prompt_tokens": self.prompt_tokens,
@@ -224,7 +227,7 @@ def extract_sentences(
     LLM's typing call (callers that rank triples by their text do not need more)."""
     stats = ExtractStats(sentences=len(sentences))
     llm = _CountingLLM(llm, stats)
-    values: dict[int, list[ValueMention]] = {s.index: find_values(s.text) for s in sentences}
+    values: dict[int, list[ValueMention]] = {s.index: grounding_values(s.text) for s in sentences}
     grounded: list[Grounded] = []
     for window in make_windows(sentences, settings.window, title):
         stats.windows += 1
@@ -239,6 +242,7 @@ def extract_sentences(
                 grounded.append(g)
         if on_window is not None:
             on_window(window, len(raw))
+    grounded, stats.enumerations = split_enumerations(grounded)
     canonical, renamings = canonicalise(grounded, content)
     unique: dict[tuple[str, str, str], Grounded] = {}
     for g in canonical:
