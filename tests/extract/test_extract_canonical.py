@@ -103,3 +103,16 @@ def test_a_ship_or_class_name_takes_the_full_form_the_text_writes() -> None:
     # two continuations in the text: ambiguous, unchanged
     out, _ = canonicalise([g("企业号", "舰级", "约克城级")], "企业号航空母舰与企业号驱逐舰。")
     assert spo(out)[0][0] == "企业号"
+
+
+def test_a_relation_ending_in_another_takes_that_head() -> None:
+    from kgreason.extract.canonical import relation_heads
+
+    out, _ = canonicalise(
+        [g("F-35A", "内油作战半径", "1093公里"), g("F-35", "中文别名", "闪电II"), g("F-35C", "作战半径", "1111公里")]
+    )
+    assert [t[1] for t in spo(out)] == ["作战半径", "别名", "作战半径"]
+    # the head must be at least half the relation: `首次垂直着陆时间` does not become `时间`
+    assert relation_heads(["首次垂直着陆时间", "时间"], ()) == {}
+    assert relation_heads(["最大满载排水量"], ["满载排水量", "排水量"]) == {"最大满载排水量": "满载排水量"}
+    assert relation_heads([], ()) == {}

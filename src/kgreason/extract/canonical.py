@@ -14,17 +14,21 @@ Rules, applied in this order to every subject and object (explained in docs/extr
 5. Relations lose a leading subject name or pronoun the model copied from the sentence (`该炮口径` → `口径`,
    `F-35A的首飞时间` → `首飞时间`, `its length` → `length`): the relation is what the KG's other triples and the
    questions name.
+6. A relation ending in another relation of the document or of the prompt's examples, at least half its length,
+   becomes that one (`内油作战半径` → `作战半径`, `中文别名` → `别名`): a Chinese compound's head is its end, and one
+   name per relation lets the document's triples (and a question's path) meet.
 Values (dates, quantities) are never rewritten.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from kgreason.extract.countries import COUNTRIES
 from kgreason.extract.grounding import PRONOUNS, Grounded, Mention
+from kgreason.extract.prompt import RELATION_EXAMPLES
 from kgreason.extract.values import value_type
 
 ALIAS_RELATIONS = frozenset({"简称", "别名", "又称", "绰号", "代号", "英文名称", "英文名", "也称", "俗称", "昵称"})
@@ -69,6 +73,19 @@ def relation_proper(relation: str, subject: str) -> str:
             if len(rest) >= MIN_RELATION_CHARS:
                 return rest
     return relation
+
+
+def relation_heads(relations: Iterable[str], vocabulary: Iterable[str] = RELATION_EXAMPLES) -> dict[str, str]:
+    """Rule 6: relation → the longest other relation (of `relations` or `vocabulary`) it ends with, if that one has
+    at least MIN_RELATION_CHARS characters and half the relation's length."""
+    used = set(relations)
+    known = used | set(vocabulary)
+    mapping: dict[str, str] = {}
+    for r in used:
+        heads = [h for h in known if h != r and r.endswith(h) and len(h) >= MIN_RELATION_CHARS and 2 * len(h) >= len(r)]
+        if heads:
+            mapping[r] = max(heads, key=len)
+    return mapping
 
 
 def _resolve_pronouns(triples: Sequence[Grounded]) -> list[Grounded]:
@@ -167,4 +184,5 @@ def canonicalise(triples: Sequence[Grounded], text: str = "") -> tuple[list[Grou
         obj = rename(g.obj, keep_alias=is_alias)
         if sub.name != obj.name:
             out.append(replace(g, sub=sub, relation=relation_proper(g.relation, g.sub.name), obj=obj))
-    return out, list(renamings.values())
+    heads = relation_heads(g.relation for g in out)
+    return [replace(g, relation=heads.get(g.relation, g.relation)) for g in out], list(renamings.values())
