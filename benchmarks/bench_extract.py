@@ -169,15 +169,15 @@ def print_loss(given: ScoreReport, extracted: ScoreReport, label: str) -> None:
         print(f"    {level:3s} n={n:2d} score {total[0]:.3f}→{total[1]:.3f}  {parts}")
 
 
-def extract(data: Path, out: Path, llm: str, window: int) -> dict[str, Any]:
+def extract(data: Path, out: Path, llm: str, window: int, reask: bool = True) -> dict[str, Any]:
     record_path = out / "extract.run.json"
     if record_path.exists():
         record = json.loads(record_path.read_text(encoding="utf-8"))
-        if record.get("llm") == llm and record.get("window") == window:
-            print(f"reusing {out} (extracted earlier with --llm {llm} --window {window})")
+        if record.get("llm") == llm and record.get("window") == window and record.get("reask", True) == reask:
+            print(f"reusing {out} (extracted earlier with --llm {llm} --window {window}, reask {reask})")
             return dict(record)
     cmd = [sys.executable, "-m", "kgreason.cli", "extract", str(data), "-o", str(out), "--llm", llm]
-    subprocess.run([*cmd, "--window", str(window)], check=True)
+    subprocess.run([*cmd, "--window", str(window), "--reask" if reask else "--no-reask"], check=True)
     return dict(json.loads(record_path.read_text(encoding="utf-8")))
 
 
@@ -203,7 +203,7 @@ class CacheOnlyLLM:
         return LLMFailure("unavailable", "not in the reply cache", self.name)
 
 
-def extract_cached_only(data: Path, out: Path, llm: str, window: int) -> dict[str, Any]:
+def extract_cached_only(data: Path, out: Path, llm: str, window: int, reask: bool = True) -> dict[str, Any]:
     """The extraction from cached replies only (see CacheOnlyLLM), written as the command writes it."""
     config = LLMConfig.from_env()
     path = config.resolved_response_cache_path()
@@ -215,7 +215,7 @@ def extract_cached_only(data: Path, out: Path, llm: str, window: int) -> dict[st
     documents: dict[str, Any] = {}
     try:
         for doc in read_inputs(data):
-            result = extract_document(model, doc, ExtractSettings(window=window))
+            result = extract_document(model, doc, ExtractSettings(window=window, reask_silent=reask))
             totals.add(result.stats)
             documents[doc.doc_id] = len(result.triples)
             write_document(out, result)
@@ -224,12 +224,22 @@ def extract_cached_only(data: Path, out: Path, llm: str, window: int) -> dict[st
     write_json_atomic(out / "document.json", json.loads((data / "document.json").read_text(encoding="utf-8")))
     shutil.copyfile(data / "qa.json", out / "qa.json")
     print(f"cached-only: {totals.skipped_windows} of {totals.windows} windows had no cached reply and were skipped")
-    return {"llm": llm, "window": window, "seconds": 0.0, "documents": documents, "totals": totals.to_json()}
+    return {
+        "llm": llm,
+        "window": window,
+        "reask": reask,
+        "seconds": 0.0,
+        "documents": documents,
+        "totals": totals.to_json(),
+    }
 
 
-def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = False) -> float:
+def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = False, reask: bool = True) -> float:
     print(f"== {data}")
-    record = extract_cached_only(data, out, llm, window) if cached_only else extract(data, out, llm, window)
+    if cached_only:
+        record = extract_cached_only(data, out, llm, window, reask)
+    else:
+        record = extract(data, out, llm, window, reask)
     given, _ = load_dataset(data, check_gold=False)
     shutil.copyfile(data / "qa_answer.json", out / "qa_answer.json")
     extracted, _ = load_dataset(out, check_gold=False)
@@ -248,7 +258,8 @@ def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = F
         f"speed: {speed}; LLM tokens per document (cached replies counted): {tokens[0] / n_docs:,.0f} prompt + "
         f"{tokens[1] / n_docs:,.0f} completion; windows retried {totals['retried_windows']}, skipped "
         f"{totals['skipped_windows']}; triples dropped as ungrounded {totals['ungrounded']}, malformed lines "
-        f"{totals['malformed_lines']}"
+        f"{totals['malformed_lines']}; silent sentences asked again {totals.get('reasked', 0)}; lists split "
+        f"{totals.get('enumerations', 0)}"
     )
     literal, mentions, total = grounding(out)
     print(
@@ -308,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--window", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "kgreason_bench_extract")
     ap.add_argument("--docs", nargs="*", help="only these doc_ids (a partial measurement when time is short)")
+    ap.add_argument("--no-reask", action="store_true", help="extract without asking silent sentences again alone")
     ap.add_argument(
         "--cached-only",
         action="store_true",
@@ -319,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.docs:
             name = f"{name}_{'_'.join(args.docs)}"
             data = subset(data, args.docs, args.out / "subsets" / name)
-        bench(data, args.out / name, args.llm, args.window, cached_only=args.cached_only)
+        bench(data, args.out / name, args.llm, args.window, cached_only=args.cached_only, reask=not args.no_reask)
     return 0
 
 
