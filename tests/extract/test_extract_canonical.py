@@ -92,19 +92,6 @@ def test_a_type_designation_is_a_short_form_not_a_quantity() -> None:
     assert spo(out)[1] == ("45型驱逐舰", "满载排水量", "8500吨")
 
 
-def test_a_ship_or_class_name_takes_the_full_form_the_text_writes() -> None:
-    text = "两艘23型护卫舰，即肯特号护卫舰和里士满号护卫舰。23型又称公爵级护卫舰。肯特号随后返航。"
-    out, renamings = canonicalise([g("23型", "别名", "公爵级护卫舰"), g("肯特号", "舰级", "23型")], text)
-    assert spo(out) == [("23型护卫舰", "别名", "公爵级护卫舰"), ("肯特号护卫舰", "舰级", "23型护卫舰")]
-    assert {r.rule for r in renamings} == {"short_form"}
-    # a designation without a name marker keeps its spelling even when the text adds a noun (`F-35战斗机`)
-    out, _ = canonicalise([g("F-35", "研制国家", "美国")], "F-35战斗机由美国研制。")
-    assert spo(out)[0][0] == "F-35"
-    # two continuations in the text: ambiguous, unchanged
-    out, _ = canonicalise([g("企业号", "舰级", "约克城级")], "企业号航空母舰与企业号驱逐舰。")
-    assert spo(out)[0][0] == "企业号"
-
-
 def test_a_relation_ending_in_another_takes_that_head() -> None:
     from kgreason.extract.canonical import relation_heads
 

@@ -7,8 +7,7 @@ Rules, applied in this order to every subject and object (explained in docs/extr
    (the alias triple itself stays, its object untouched: the task's KGs keep them).
 3. Short forms: a name N is replaced by the only longer name of the document that starts with N and continues
    with a generic head noun (`捍卫者号` → `捍卫者号驱逐舰`, `洛克希德·马丁` → `洛克希德·马丁公司`). `F-35` stays
-   apart from `F-35A`: `A` is not a head noun. A name ending in `号/型/级` also goes to the only such continuation
-   the document's text writes (`肯特号` → `肯特号护卫舰`, `23型` → `23型护卫舰`), even if no triple uses it.
+   apart from `F-35A`: `A` is not a head noun.
 4. Country prefixes: `美国洛克希德·马丁公司` → `洛克希德·马丁公司` when the text writes the rest on its own too
    (`_country_prefix_map`); `美国空军` stays whole.
 5. Relations lose a leading subject name or pronoun the model copied from the sentence (`该炮口径` → `口径`,
@@ -36,9 +35,6 @@ HEAD_NOUNS: tuple[str, ...] = (
     "航空母舰", "驱逐舰", "护卫舰", "巡洋舰", "两栖攻击舰", "补给舰", "潜艇", "战斗机", "轰炸机", "直升机",
     "导弹", "公司", "集团", "舰", "艇", "号", "战役", "演习", "行动", "部队", "项目", "系统",
 )  # fmt: skip
-# Endings of a ship's, a type's or a class's name (`肯特号`, `23型`, `约克城级`): the text writes them with or
-# without their head noun (`肯特号护卫舰`), and the full form is the KG's name.
-NAME_MARKERS: tuple[str, ...] = ("号", "型", "级")
 MIN_REST_CHARS = 2
 MIN_RELATION_CHARS = 2  # what must remain of a relation after its prefix is dropped
 # Pronouns that may head a relation the model wrote with the sentence's words (`该炮口径`): the multi-character ones
@@ -106,16 +102,14 @@ def _resolve_pronouns(triples: Sequence[Grounded]) -> list[Grounded]:
     return out
 
 
-def _short_form_map(names: set[str], text: str = "") -> dict[str, str]:
+def _short_form_map(names: set[str]) -> dict[str, str]:
     mapping: dict[str, str] = {}
     for short in names:
         if len(short) < 2 or value_type(short) is not None:
             continue
-        longer = {n for n in names if n != short and n.startswith(short) and n[len(short) :] in HEAD_NOUNS}
-        if short.endswith(NAME_MARKERS):  # `肯特号`, `23型`: the text's own full name, even if no triple uses it
-            longer.update(short + h for h in HEAD_NOUNS if short + h in text)
+        longer = [n for n in names if n != short and n.startswith(short) and n[len(short) :] in HEAD_NOUNS]
         if len(longer) == 1:
-            mapping[short] = longer.pop()
+            mapping[short] = longer[0]
     return mapping
 
 
@@ -158,7 +152,7 @@ def canonicalise(triples: Sequence[Grounded], text: str = "") -> tuple[list[Grou
     resolved = _resolve_pronouns(triples)
     aliases = _alias_map(resolved)
     names = {n for g in resolved for n in (g.sub.name, g.obj.name)}
-    short = _short_form_map(names, text)
+    short = _short_form_map(names)
     countries = _country_prefix_map(names, text)
     renamings: dict[tuple[str, str], Renaming] = {}
 
