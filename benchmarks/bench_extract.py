@@ -259,7 +259,7 @@ def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = F
         f"{tokens[1] / n_docs:,.0f} completion; windows retried {totals['retried_windows']}, skipped "
         f"{totals['skipped_windows']}; triples dropped as ungrounded {totals['ungrounded']}, malformed lines "
         f"{totals['malformed_lines']}; silent sentences asked again {totals.get('reasked', 0)}; lists split "
-        f"{totals.get('enumerations', 0)}"
+        f"{totals.get('enumerations', 0)}; event nodes {totals.get('events', 0)}"
     )
     literal, mentions, total = grounding(out)
     print(

@@ -11,6 +11,7 @@ from kgreason.data.provenance import Sentence, SourcedTriple
 from kgreason.data.records import Document, KGTriple
 from kgreason.extract.canonical import Renaming, canonicalise
 from kgreason.extract.enumerations import split_enumerations
+from kgreason.extract.events import event_nodes
 from kgreason.extract.grounding import Grounded, ground
 from kgreason.extract.lines import RawTriple, read_reply
 from kgreason.extract.node_types import UNKNOWN_TYPE, llm_types, object_type_by_relation, rule_type
@@ -45,6 +46,7 @@ class ExtractStats:
     duplicates: int = 0
     enumerations: int = 0  # triples whose subject or object was a list, split into one triple per member
     reasked: int = 0  # sentences no triple of their window cited, asked again alone
+    events: int = 0  # event nodes made from a sentence's naming phrase (`这一事件被称为“X”`)
     typing_failures: int = 0
     # Every call's tokens, cached replies included (their original counts): the cost of extracting from scratch.
     llm_calls: int = 0
@@ -54,8 +56,8 @@ class ExtractStats:
 
     def add(self, other: ExtractStats) -> None:
         for name in ("sentences", "windows", "retried_windows", "skipped_windows", "malformed_lines",
-                     "ungrounded", "recited", "duplicates", "enumerations", "reasked", "typing_failures", "llm_calls",
-                     "prompt_tokens", "completion_tokens"):  # fmt: skip
+                     "ungrounded", "recited", "duplicates", "enumerations", "reasked", "events", "typing_failures",
+                     "llm_calls", "prompt_tokens", "completion_tokens"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.warnings.extend(other.warnings)
 
@@ -71,6 +73,7 @@ class ExtractStats:
             "duplicates": self.duplicates,
             "enumerations": self.enumerations,
             "reasked": self.reasked,
+            "events": self.events,
             "typing_failures": self.typing_failures,
             "llm_calls": self.llm_calls,
             "prompt_tokens": self.prompt_tokens,
@@ -286,6 +289,7 @@ def extract_sentences(
         if on_window is not None:
             on_window(window, max(listed, 0))
     grounded, stats.enumerations = split_enumerations(grounded)
+    grounded, stats.events = event_nodes(grounded)
     canonical, renamings = canonicalise(grounded, content)
     unique: dict[tuple[str, str, str], Grounded] = {}
     for g in canonical:
