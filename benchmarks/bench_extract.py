@@ -39,7 +39,7 @@ from kgreason.data.jsonio import write_json_atomic
 from kgreason.data.loader import load_answer_file, load_dataset
 from kgreason.data.records import Dataset, KGTriple
 from kgreason.errors import KgreasonError
-from kgreason.eval.official import score_records
+from kgreason.eval.official import WEIGHTS, ScoreReport, score_records
 from kgreason.extract.inputs import read_inputs
 from kgreason.extract.output import write_document
 from kgreason.extract.pipeline import ExtractSettings, ExtractStats, extract_document
@@ -128,25 +128,56 @@ def grounding(out: Path) -> tuple[int, int, int]:
     return literal, mentions, total
 
 
-def official(dataset: Dataset, relations: RelationScorer | None = None) -> float:
+def official(dataset: Dataset, relations: RelationScorer | None = None) -> ScoreReport:
     assert dataset.gold is not None
     reasoner = Reasoner(dataset, ReasonerConfig(), llm=None, relations=relations)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
         run_dataset(dataset, reasoner, out, resume=False)
         records, _ = load_answer_file(out)
-    return score_records({r.query_id: r for r in records}, dataset.gold).mean
+    return score_records({r.query_id: r for r in records}, dataset.gold)
 
 
-def extract(data: Path, out: Path, llm: str, window: int) -> dict[str, Any]:
+COMPONENTS = ("answer", "evidence", "reasoning", "constraint")
+
+
+def weighted_components(report: ScoreReport) -> dict[str, dict[str, float]]:
+    """Per level ("all" too): the mean over its questions of each component times its weight at the question's level
+    (α·Answer, β·Evidence, …), so the four sum to the level's mean score."""
+    sums: dict[str, dict[str, float]] = {}
+    counts: dict[str, int] = {}
+    for q in report.per_question:
+        w = WEIGHTS[q.level]
+        parts = (w.answer * q.answer.score, w.evidence * q.evidence.score, w.reasoning * q.reasoning.score,
+                 w.constraint * q.constraint.f1)  # fmt: skip
+        for level in (q.level, "all"):
+            row = sums.setdefault(level, dict.fromkeys(COMPONENTS, 0.0))
+            counts[level] = counts.get(level, 0) + 1
+            for name, value in zip(COMPONENTS, parts, strict=True):
+                row[name] += value
+    return {lv: {c: v / counts[lv] for c, v in row.items()} for lv, row in sums.items()}
+
+
+def print_loss(given: ScoreReport, extracted: ScoreReport, label: str) -> None:
+    """Where the extracted KGs lose score against the given ones: per level, each weighted component's drop."""
+    g, e = weighted_components(given), weighted_components(extracted)
+    print(f"  where {label} loses (weighted component means, given → extracted):")
+    for level in sorted(g, key=lambda lv: (lv == "all", lv)):
+        n = sum(1 for q in given.per_question if level in (q.level, "all"))
+        parts = "  ".join(f"{c} {g[level][c]:.3f}→{e[level][c]:.3f}" for c in COMPONENTS)
+        total = (sum(g[level].values()), sum(e[level].values()))
+        print(f"    {level:3s} n={n:2d} score {total[0]:.3f}→{total[1]:.3f}  {parts}")
+
+
+def extract(data: Path, out: Path, llm: str, window: int, reask: bool = True) -> dict[str, Any]:
     record_path = out / "extract.run.json"
     if record_path.exists():
         record = json.loads(record_path.read_text(encoding="utf-8"))
-        if record.get("llm") == llm and record.get("window") == window:
-            print(f"reusing {out} (extracted earlier with --llm {llm} --window {window})")
+        if record.get("llm") == llm and record.get("window") == window and record.get("reask", True) == reask:
+            print(f"reusing {out} (extracted earlier with --llm {llm} --window {window}, reask {reask})")
             return dict(record)
     cmd = [sys.executable, "-m", "kgreason.cli", "extract", str(data), "-o", str(out), "--llm", llm]
-    subprocess.run([*cmd, "--window", str(window)], check=True)
+    subprocess.run([*cmd, "--window", str(window), "--reask" if reask else "--no-reask"], check=True)
     return dict(json.loads(record_path.read_text(encoding="utf-8")))
 
 
@@ -172,7 +203,7 @@ class CacheOnlyLLM:
         return LLMFailure("unavailable", "not in the reply cache", self.name)
 
 
-def extract_cached_only(data: Path, out: Path, llm: str, window: int) -> dict[str, Any]:
+def extract_cached_only(data: Path, out: Path, llm: str, window: int, reask: bool = True) -> dict[str, Any]:
     """The extraction from cached replies only (see CacheOnlyLLM), written as the command writes it."""
     config = LLMConfig.from_env()
     path = config.resolved_response_cache_path()
@@ -184,7 +215,7 @@ def extract_cached_only(data: Path, out: Path, llm: str, window: int) -> dict[st
     documents: dict[str, Any] = {}
     try:
         for doc in read_inputs(data):
-            result = extract_document(model, doc, ExtractSettings(window=window))
+            result = extract_document(model, doc, ExtractSettings(window=window, reask_silent=reask))
             totals.add(result.stats)
             documents[doc.doc_id] = len(result.triples)
             write_document(out, result)
@@ -193,12 +224,22 @@ def extract_cached_only(data: Path, out: Path, llm: str, window: int) -> dict[st
     write_json_atomic(out / "document.json", json.loads((data / "document.json").read_text(encoding="utf-8")))
     shutil.copyfile(data / "qa.json", out / "qa.json")
     print(f"cached-only: {totals.skipped_windows} of {totals.windows} windows had no cached reply and were skipped")
-    return {"llm": llm, "window": window, "seconds": 0.0, "documents": documents, "totals": totals.to_json()}
+    return {
+        "llm": llm,
+        "window": window,
+        "reask": reask,
+        "seconds": 0.0,
+        "documents": documents,
+        "totals": totals.to_json(),
+    }
 
 
-def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = False) -> float:
+def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = False, reask: bool = True) -> float:
     print(f"== {data}")
-    record = extract_cached_only(data, out, llm, window) if cached_only else extract(data, out, llm, window)
+    if cached_only:
+        record = extract_cached_only(data, out, llm, window, reask)
+    else:
+        record = extract(data, out, llm, window, reask)
     given, _ = load_dataset(data, check_gold=False)
     shutil.copyfile(data / "qa_answer.json", out / "qa_answer.json")
     extracted, _ = load_dataset(out, check_gold=False)
@@ -217,7 +258,8 @@ def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = F
         f"speed: {speed}; LLM tokens per document (cached replies counted): {tokens[0] / n_docs:,.0f} prompt + "
         f"{tokens[1] / n_docs:,.0f} completion; windows retried {totals['retried_windows']}, skipped "
         f"{totals['skipped_windows']}; triples dropped as ungrounded {totals['ungrounded']}, malformed lines "
-        f"{totals['malformed_lines']}"
+        f"{totals['malformed_lines']}; silent sentences asked again {totals.get('reasked', 0)}; lists split "
+        f"{totals.get('enumerations', 0)}; event nodes {totals.get('events', 0)}"
     )
     literal, mentions, total = grounding(out)
     print(
@@ -225,23 +267,26 @@ def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = F
         f"{100 * literal / max(total, 1):.1f}%; contains their recorded mentions {mentions}/{total} = "
         f"{100 * mentions / max(total, 1):.1f}%"
     )
-    given_score = official(given)
-    extracted_score = official(extracted)
+    given_report = official(given)
+    extracted_report = official(extracted)
+    given_score, extracted_score = given_report.mean, extracted_report.mean
     ratio = extracted_score / given_score if given_score else 0.0
     print(
         f"official score (kgreason run --llm none --relations none): given KGs {given_score:.4f}, extracted KGs "
         f"{extracted_score:.4f}, ratio {ratio:.3f}"
     )
+    print_loss(given_report, extracted_report, "the extracted KGs")
     matcher = learned_matcher()
     if matcher is None:
         return ratio
     # what `kgreason run` does by default on an extracted KG (`--relations auto` = learned there, none on the given)
-    learned_score = official(extracted, matcher)
-    ratio = learned_score / given_score if given_score else 0.0
+    learned_report = official(extracted, matcher)
+    ratio = learned_report.mean / given_score if given_score else 0.0
     print(
-        f"  extracted KGs with the learned relation matcher (run's default for them): {learned_score:.4f}, "
+        f"  extracted KGs with the learned relation matcher (run's default for them): {learned_report.mean:.4f}, "
         f"ratio {ratio:.3f}"
     )
+    print_loss(given_report, learned_report, "the extracted KGs with the learned matcher")
     return ratio
 
 
@@ -274,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--window", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "kgreason_bench_extract")
     ap.add_argument("--docs", nargs="*", help="only these doc_ids (a partial measurement when time is short)")
+    ap.add_argument("--no-reask", action="store_true", help="extract without asking silent sentences again alone")
     ap.add_argument(
         "--cached-only",
         action="store_true",
@@ -285,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.docs:
             name = f"{name}_{'_'.join(args.docs)}"
             data = subset(data, args.docs, args.out / "subsets" / name)
-        bench(data, args.out / name, args.llm, args.window, cached_only=args.cached_only)
+        bench(data, args.out / name, args.llm, args.window, cached_only=args.cached_only, reask=not args.no_reask)
     return 0
 
 

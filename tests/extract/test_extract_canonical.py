@@ -51,3 +51,55 @@ def test_country_prefix_is_dropped_when_the_text_also_writes_the_name_alone() ->
     )
     assert spo(out) == [("F-35", "研制单位", "洛克希德·马丁公司"), ("F-35", "使用方", "美国海军")]
     assert [r.rule for r in renamings] == ["country_prefix"]
+
+
+def test_country_prefix_stays_when_the_rest_is_only_written_inside_other_names() -> None:
+    # `空军` occurs without `美国` only inside `澳大利亚皇家空军` and after other countries: no thing called `空军`
+    text = "除美国空军外，澳大利亚皇家空军和韩国空军也装备了F-35A。以色列空军使用F-35I。"
+    triples = [g("美国空军", "装备", "F-35A"), g("韩国空军", "装备", "F-35A"), g("以色列空军", "使用", "F-35I")]
+    out, renamings = canonicalise(triples, text)
+    assert [t[0] for t in spo(out)] == ["美国空军", "韩国空军", "以色列空军"] and not renamings
+
+
+def test_country_prefix_is_dropped_when_the_rest_is_a_name_of_its_own_mid_clause() -> None:
+    text = "F-35由美国洛克希德·马丁公司研制，X-35由洛克希德·马丁公司研制。"
+    triples = [g("F-35", "研制单位", "美国洛克希德·马丁公司"), g("X-35", "研制单位", "洛克希德·马丁公司")]
+    out, _ = canonicalise(triples, text)
+    assert [t[2] for t in spo(out)] == ["洛克希德·马丁公司", "洛克希德·马丁公司"]
+    # the same text without the second triple: the rest follows `由`, not a clause start, and is no name of its own
+    out, _ = canonicalise(triples[:1], text)
+    assert spo(out)[0][2] == "美国洛克希德·马丁公司"
+
+
+def test_relations_lose_a_copied_subject_or_pronoun_prefix() -> None:
+    from kgreason.extract.canonical import relation_proper
+
+    out, _ = canonicalise([g("F-35A", "该炮口径", "25毫米"), g("F-35A", "F-35A的首飞时间", "2006年12月15日")])
+    assert [t[1] for t in spo(out)] == ["口径", "首飞时间"]
+    assert relation_proper("its length", "Nimitz") == "length"
+    # ordinary relations, and prefixes that would leave less than two characters, stay
+    assert relation_proper("其他型号", "F-35") == "其他型号"
+    assert relation_proper("该舰长", "辽宁舰") == "该舰长"
+    assert relation_proper("首飞时间", "") == "首飞时间"
+    assert relation_proper("F-35A", "F-35A") == "F-35A"
+
+
+def test_a_type_designation_is_a_short_form_not_a_quantity() -> None:
+    from kgreason.extract.values import value_type
+
+    assert value_type("45型") is None and value_type("12式") is None and value_type("8500吨") == "数值"
+    out, _ = canonicalise([g("45型驱逐舰", "类型", "驱逐舰"), g("45型", "满载排水量", "8500吨")])
+    assert spo(out)[1] == ("45型驱逐舰", "满载排水量", "8500吨")
+
+
+def test_a_relation_ending_in_another_takes_that_head() -> None:
+    from kgreason.extract.canonical import relation_heads
+
+    out, _ = canonicalise(
+        [g("F-35A", "内油作战半径", "1093公里"), g("F-35", "中文别名", "闪电II"), g("F-35C", "作战半径", "1111公里")]
+    )
+    assert [t[1] for t in spo(out)] == ["作战半径", "别名", "作战半径"]
+    # the head must be at least half the relation: `首次垂直着陆时间` does not become `时间`
+    assert relation_heads(["首次垂直着陆时间", "时间"], ()) == {}
+    assert relation_heads(["最大满载排水量"], ["满载排水量", "排水量"]) == {"最大满载排水量": "满载排水量"}
+    assert relation_heads([], ()) == {}

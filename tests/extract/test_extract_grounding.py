@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kgreason.data.provenance import Sentence
-from kgreason.extract.grounding import ground, locate
+from kgreason.extract.grounding import ground, locate, pronoun_in
 from kgreason.extract.lines import RawTriple
 from kgreason.extract.values import find_values
 
@@ -49,3 +49,24 @@ def test_pronoun_subject_needs_an_antecedent_earlier_in_the_document() -> None:
 def test_subject_equal_to_object_is_dropped() -> None:
     s = sentence("F-35A是常规起降型。")
     assert ground(RawTriple(0, "F-35A", "是", "F-35A"), s, [], "") is None
+
+
+def test_a_name_spaced_differently_takes_the_sentence_spelling() -> None:
+    text = "约克城号航空母舰最终于1942 年 6 月 7 日沉没。"
+    m = locate("1942年6月7日", text, [])
+    assert m is not None and (m.name, m.how) == ("1942 年 6 月 7 日", "exact")
+    assert text[m.start : m.end] == m.name
+    assert locate("1942年6月8日", text, []) is None
+    assert locate("   ", text, []) is None
+
+
+def test_a_demonstrative_refers_back_like_a_pronoun() -> None:
+    doc = "英国皇家海军第820中队随舰出航。该中队装备梅林直升机。"
+    text = "该中队装备梅林直升机。"
+    s = Sentence("d", 1, text, doc.index(text), len(doc))
+    g = ground(RawTriple(1, "英国皇家海军第820中队", "装备", "梅林直升机"), s, [], doc[: s.start])
+    assert g is not None and g.sub.how == "pronoun" and text[g.sub.start : g.sub.end] == "该"
+    # `应该` is no demonstrative
+    t2 = "它们应该装备梅林直升机。"
+    assert pronoun_in(t2) == (0, 2)
+    assert pronoun_in("应该装备梅林直升机。") is None

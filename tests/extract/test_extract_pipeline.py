@@ -45,7 +45,7 @@ def test_windows_group_sentences_and_carry_the_title_and_values() -> None:
 
 def test_malformed_reply_is_retried_once_with_the_short_prompt_then_skipped() -> None:
     fake = FakeLLM(["not json", {"s0": ["F-35战斗机|x"], "s1": []}, "{", FakeFailure("timeout"), *[{}] * 0])
-    result = extract_document(fake, DOC, ExtractSettings(window=2))
+    result = extract_document(fake, DOC, ExtractSettings(window=2, reask_silent=False))
     assert result.stats.windows == 2
     assert result.stats.retried_windows == 2
     assert result.stats.skipped_windows == 1
@@ -87,3 +87,53 @@ def test_the_prompt_speaks_the_language_of_the_sentences() -> None:
     # a Chinese text with Latin designations stays Chinese
     mixed = make_windows(split_sentences("d", "F-35A和F-35B由洛克希德·马丁公司研制。"), 2)[0]
     assert window_messages(mixed)[-1].content.startswith(INSTRUCTIONS)
+
+
+def test_a_sentence_spelling_both_ends_wins_over_a_part_in_the_listed_one() -> None:
+    # the model copied sentence 1's fact under sentence 0 too; in sentence 0 `韩国空军` only matches as `国空军`
+    doc = Document("d", "美国空军装备了F-35A。韩国空军也装备了F-35A。")
+    line = "韩国空军|装备|F-35A"
+    fake = FakeLLM([{"s0": [line], "s1": [line]}, {"types": []}])
+    result = extract_document(fake, doc, ExtractSettings(window=2))
+    assert [(t.spo, p.sourced.sentence) for t, p in zip(result.kg, result.triples, strict=True)] == [
+        (("韩国空军", "装备", "F-35A"), 1)
+    ]
+    assert result.stats.recited == 1 and result.stats.duplicates == 1
+
+
+def test_a_sentence_no_triple_cites_is_asked_again_alone() -> None:
+    # the model copies sentence 0's list under sentence 1's key; sentence 1, asked alone, gives its own fact
+    doc = Document("d", "F-35A于2006年12月15日首飞。X-35验证机由洛克希德·马丁公司研制。")
+    copied = "F-35A|首飞时间|2006年12月15日"
+    fake = FakeLLM([{"s0": [copied], "s1": [copied]}, {"s1": ["X-35验证机|研制单位|洛克希德·马丁公司"]}, {"types": []}])
+    result = extract_document(fake, doc, ExtractSettings(window=2))
+    assert [(t.spo, p.sourced.sentence) for t, p in zip(result.kg, result.triples, strict=True)] == [
+        (("F-35A", "首飞时间", "2006年12月15日"), 0),
+        (("X-35验证机", "研制单位", "洛克希德·马丁公司"), 1),
+    ]
+    assert result.stats.reasked == 1 and result.stats.windows == 1 and result.stats.llm_calls == 2  # no typing call
+    alone = fake.calls[1]
+    assert "[1] X-35验证机" in alone.messages[-1].content and "[0] F-35A" not in alone.messages[-1].content
+    # switched off: the second sentence stays without triples, no extra call
+    off = FakeLLM([{"s0": [copied], "s1": [copied]}, {"types": []}])
+    result = extract_document(off, doc, ExtractSettings(window=2, reask_silent=False))
+    assert len(result.kg) == 1 and result.stats.reasked == 0 and len(off.calls) == 1
+
+
+def test_titles_short_lines_and_single_sentence_windows_are_not_asked_again() -> None:
+    from kgreason.data.provenance import Sentence
+    from kgreason.extract.pipeline import silent_sentences, window_of
+
+    title = Sentence("d", 0, "F-35战斗机简介", 0, 9)
+    short = Sentence("d", 1, "简介如下。", 9, 14)
+    long_ = Sentence("d", 2, "F-35A于2006年12月15日首飞。", 14, 34)
+    assert silent_sentences(window_of("d", title.text, (title, short)), []) == []
+    assert silent_sentences(window_of("d", title.text, (long_,)), []) == []
+    assert silent_sentences(window_of("d", title.text, (short, long_)), []) == [long_]
+
+
+def test_a_skipped_window_is_not_asked_about_again() -> None:
+    doc = Document("d", "F-35A于2006年12月15日首飞。X-35验证机由洛克希德·马丁公司研制。")
+    fake = FakeLLM(["not json", "{", {"types": []}])
+    result = extract_document(fake, doc, ExtractSettings(window=2))
+    assert result.stats.skipped_windows == 1 and result.stats.reasked == 0 and len(fake.calls) == 2

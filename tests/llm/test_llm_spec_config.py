@@ -90,6 +90,11 @@ def test_config_from_env_and_cache_paths(tmp_path: Path) -> None:
         LLMConfig.from_env({"KGREASON_LLM_TIMEOUT": "soon"})
     with pytest.raises(KgreasonError):
         LLMConfig(timeout=0)
+    assert LLMConfig.from_env({"KGREASON_LLM_THREADS": "1"}).n_threads == 1
+    with pytest.raises(KgreasonError):
+        LLMConfig.from_env({"KGREASON_LLM_THREADS": "one"})
+    with pytest.raises(KgreasonError):
+        LLMConfig.from_env({"KGREASON_LLM_THREADS": "0"})
 
 
 def test_api_key_lookup_order() -> None:

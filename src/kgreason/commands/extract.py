@@ -70,6 +70,13 @@ def extract(
     max_tokens: Annotated[
         int, typer.Option("--max-tokens", help="Generated tokens allowed per call.", min=32)
     ] = DEFAULT_MAX_TOKENS,
+    reask: Annotated[
+        bool,
+        typer.Option(
+            "--reask/--no-reask",
+            help="Ask a sentence of a window again alone when no triple cites it (one more call per such sentence).",
+        ),
+    ] = True,
 ) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     documents = read_inputs(source)  # bad input: DataError, printed by the CLI with file/record/field, exit 2
@@ -77,7 +84,7 @@ def extract(
         raise KgreasonError(f"-o {out}: exists and is not a folder")
     if llm_spec.strip().lower() == "none":
         raise KgreasonError("extract needs a model: --llm embedded, embedded-small or openai:URL#MODEL")
-    settings = ExtractSettings(window=window, max_tokens=max_tokens)
+    settings = ExtractSettings(window=window, max_tokens=max_tokens, reask_silent=reask)
     llm = open_llm(llm_spec)
     if llm is None:  # parse_spec gave "none" in another spelling
         raise KgreasonError("extract needs a model: --llm embedded, embedded-small or openai:URL#MODEL")
@@ -125,6 +132,7 @@ def extract(
         "llm": llm_spec,
         "window": settings.window,
         "max_tokens": settings.max_tokens,
+        "reask": settings.reask_silent,
         "seconds": round(time.monotonic() - started, 2),
         "totals": {**totals.to_json(), "triples": n_triples},
         "documents": per_doc,

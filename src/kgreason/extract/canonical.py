@@ -8,16 +8,26 @@ Rules, applied in this order to every subject and object (explained in docs/extr
 3. Short forms: a name N is replaced by the only longer name of the document that starts with N and continues
    with a generic head noun (`捍卫者号` → `捍卫者号驱逐舰`, `洛克希德·马丁` → `洛克希德·马丁公司`). `F-35` stays
    apart from `F-35A`: `A` is not a head noun.
+4. Country prefixes: `美国洛克希德·马丁公司` → `洛克希德·马丁公司` when the text writes the rest on its own too
+   (`_country_prefix_map`); `美国空军` stays whole.
+5. Relations lose a leading subject name or pronoun the model copied from the sentence (`该炮口径` → `口径`,
+   `F-35A的首飞时间` → `首飞时间`, `its length` → `length`): the relation is what the KG's other triples and the
+   questions name.
+6. A relation ending in another relation of the document or of the prompt's examples, at least half its length,
+   becomes that one (`内油作战半径` → `作战半径`, `中文别名` → `别名`): a Chinese compound's head is its end, and one
+   name per relation lets the document's triples (and a question's path) meet.
 Values (dates, quantities) are never rewritten.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from kgreason.extract.countries import COUNTRIES
 from kgreason.extract.grounding import PRONOUNS, Grounded, Mention
+from kgreason.extract.prompt import RELATION_EXAMPLES
 from kgreason.extract.values import value_type
 
 ALIAS_RELATIONS = frozenset({"简称", "别名", "又称", "绰号", "代号", "英文名称", "英文名", "也称", "俗称", "昵称"})
@@ -26,6 +36,12 @@ HEAD_NOUNS: tuple[str, ...] = (
     "导弹", "公司", "集团", "舰", "艇", "号", "战役", "演习", "行动", "部队", "项目", "系统",
 )  # fmt: skip
 MIN_REST_CHARS = 2
+MIN_RELATION_CHARS = 2  # what must remain of a relation after its prefix is dropped
+# Pronouns that may head a relation the model wrote with the sentence's words (`该炮口径`): the multi-character ones
+# (a lone `其` or `它` also starts ordinary words: `其他型号`).
+_RELATION_PRONOUNS: tuple[str, ...] = (*(p for p in PRONOUNS if len(p) >= 2), "它的", "其的")
+_RELATION_LINK = "的"
+_ENGLISH_RELATION_PRONOUNS = ("its ", "their ", "his ", "her ")
 _ENGLISH_PRONOUN_NAMES = frozenset({"it", "its", "they", "their", "he", "she", "his", "her"})
 
 
@@ -40,6 +56,32 @@ class Renaming:
     original: str
     name: str
     rule: str  # "alias" | "country_prefix" | "short_form"
+
+
+def relation_proper(relation: str, subject: str) -> str:
+    """Rule 5: `relation` without a leading subject name or pronoun (and the `的` after it); unchanged when less
+    than MIN_RELATION_CHARS would remain."""
+    prefixes = (subject, *_RELATION_PRONOUNS, *_ENGLISH_RELATION_PRONOUNS) if subject else _RELATION_PRONOUNS
+    for prefix in prefixes:
+        if relation.lower().startswith(prefix.lower()):
+            rest = relation[len(prefix) :].strip()
+            rest = rest[len(_RELATION_LINK) :] if rest.startswith(_RELATION_LINK) else rest
+            if len(rest) >= MIN_RELATION_CHARS:
+                return rest
+    return relation
+
+
+def relation_heads(relations: Iterable[str], vocabulary: Iterable[str] = RELATION_EXAMPLES) -> dict[str, str]:
+    """Rule 6: relation → the longest other relation (of `relations` or `vocabulary`) it ends with, if that one has
+    at least MIN_RELATION_CHARS characters and half the relation's length."""
+    used = set(relations)
+    known = used | set(vocabulary)
+    mapping: dict[str, str] = {}
+    for r in used:
+        heads = [h for h in known if h != r and r.endswith(h) and len(h) >= MIN_RELATION_CHARS and 2 * len(h) >= len(r)]
+        if heads:
+            mapping[r] = max(heads, key=len)
+    return mapping
 
 
 def _resolve_pronouns(triples: Sequence[Grounded]) -> list[Grounded]:
@@ -71,15 +113,28 @@ def _short_form_map(names: set[str]) -> dict[str, str]:
     return mapping
 
 
+def _after_a_country(text: str, start: int) -> bool:
+    return any(text.endswith(c, 0, start) for c in COUNTRIES)
+
+
 def _country_prefix_map(names: set[str], text: str) -> dict[str, str]:
+    """Rule 4: `美国洛克希德·马丁公司` → `洛克希德·马丁公司` when the text also writes the rest on its own: not right
+    after a country name, and either at the start of a clause or as a name of the document's triples. Substring
+    counts are not enough: `空军` is written without `美国` inside `澳大利亚皇家空军`, yet a text naming `美国空军`
+    and `以色列空军` has no thing called `空军`."""
     mapping: dict[str, str] = {}
     for name in names:
-        country = next((c for c in COUNTRIES if name.startswith(c)), None)
+        country = max((c for c in COUNTRIES if name.startswith(c)), key=len, default=None)
         if country is None or value_type(name) is not None:
             continue
         rest = name[len(country) :]
-        if len(rest) >= MIN_REST_CHARS and text.count(rest) > text.count(name):  # written alone somewhere
-            mapping[name] = rest
+        if len(rest) < MIN_REST_CHARS:
+            continue
+        for m in re.finditer(re.escape(rest), text):
+            at_clause_start = m.start() == 0 or not text[m.start() - 1].isalnum()
+            if not _after_a_country(text, m.start()) and (at_clause_start or rest in names):
+                mapping[name] = rest
+                break
     return mapping
 
 
@@ -122,5 +177,6 @@ def canonicalise(triples: Sequence[Grounded], text: str = "") -> tuple[list[Grou
         sub = rename(g.sub, keep_alias=False)
         obj = rename(g.obj, keep_alias=is_alias)
         if sub.name != obj.name:
-            out.append(replace(g, sub=sub, obj=obj))
-    return out, list(renamings.values())
+            out.append(replace(g, sub=sub, relation=relation_proper(g.relation, g.sub.name), obj=obj))
+    heads = relation_heads(g.relation for g in out)
+    return [replace(g, relation=heads.get(g.relation, g.relation)) for g in out], list(renamings.values())

@@ -2,13 +2,14 @@
 
 A model asked to copy names still rewrites them (`F-35A战斗机` for `F-35A`, `约1093公里` for `1093公里`). The rule,
 per end, first match wins:
-1. the name occurs in the sentence as written;
+1. the name occurs in the sentence as written, or once spaces are ignored (`1942年6月4日` in a text writing
+   `1942 年 6 月 4 日`): the end becomes the sentence's spelling;
 2. a date or quantity the program found in the sentence lies inside the name: the end becomes that value's text;
 3. the longest part of the name (at least 2 characters and 60% of it) that the sentence spells: the end becomes
    that part (the text's own spelling);
-4. subject only: the sentence refers back with a pronoun (`它`, `该舰`, `its`, …) and the name occurs earlier in the
-   document: the subject is kept and the pronoun is its mention (the model resolved it; the text confirms the
-   antecedent exists).
+4. subject only: the sentence refers back with a pronoun or a demonstrative (`它`, `该舰`, `该中队`, `本届演习`,
+   `此次`, `its`, …) and the name occurs earlier in the document: the subject is kept and the pronoun is its
+   mention (the model resolved it; the text confirms the antecedent exists).
 Anything else is dropped and counted. The span is the smallest stretch of the sentence holding both mentions.
 """
 
@@ -28,6 +29,8 @@ PRONOUNS: tuple[str, ...] = (
     "该系列", "该型机", "该舰", "该机", "该艇", "该型", "该部", "该炮", "该弹", "该项目", "这一项目", "该公司",
     "该国", "该战役", "该演习", "它们", "它", "其",
 )  # fmt: skip
+# Demonstratives that refer back to a named thing: `该` before any noun (not in `应该`), `本届`, `此次`, `这次`, `此战`.
+_DEMONSTRATIVES = re.compile(r"(?<!应)该(?=[\u4e00-\u9fff])|本届|此次|这次|此战")
 _ENGLISH_PRONOUNS = re.compile(r"\b(?:it|its|they|their|the ship|the aircraft|the company|he|she|his|her)\b", re.I)
 
 
@@ -71,10 +74,23 @@ def pronoun_in(sentence: str) -> tuple[int, int] | None:
         pos = sentence.find(p)
         if pos >= 0 and (best is None or pos < best[0]):
             best = (pos, pos + len(p))
-    m = _ENGLISH_PRONOUNS.search(sentence)
-    if m and (best is None or m.start() < best[0]):
-        best = (m.start(), m.end())
+    for pattern in (_DEMONSTRATIVES, _ENGLISH_PRONOUNS):
+        m = pattern.search(sentence)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), m.end())
     return best
+
+
+def _find_ignoring_spaces(name: str, sentence: str) -> tuple[int, int] | None:
+    """Where `name` is in `sentence` when spaces are left out of both (a span of the sentence), or None."""
+    bare = "".join(name.split())
+    if not bare:
+        return None
+    kept = [i for i, ch in enumerate(sentence) if not ch.isspace()]
+    pos = "".join(sentence[i] for i in kept).find(bare)
+    if pos < 0:
+        return None
+    return kept[pos], kept[pos + len(bare) - 1] + 1
 
 
 def locate(name: str, sentence: str, values: list[ValueMention]) -> Mention | None:
@@ -82,6 +98,8 @@ def locate(name: str, sentence: str, values: list[ValueMention]) -> Mention | No
     pos = sentence.find(name)
     if pos >= 0:
         return Mention(name, pos, pos + len(name), "exact")
+    if (span := _find_ignoring_spaces(name, sentence)) is not None:
+        return Mention(sentence[span[0] : span[1]], span[0], span[1], "exact")
     for v in values:
         if v.text in name:
             return Mention(v.text, v.start, v.end, "value")

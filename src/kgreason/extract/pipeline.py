@@ -10,22 +10,26 @@ from typing import Any
 from kgreason.data.provenance import Sentence, SourcedTriple
 from kgreason.data.records import Document, KGTriple
 from kgreason.extract.canonical import Renaming, canonicalise
+from kgreason.extract.enumerations import split_enumerations
+from kgreason.extract.events import event_nodes
 from kgreason.extract.grounding import Grounded, ground
 from kgreason.extract.lines import RawTriple, read_reply
 from kgreason.extract.node_types import UNKNOWN_TYPE, llm_types, object_type_by_relation, rule_type
 from kgreason.extract.prompt import Window, reply_schema, window_messages
 from kgreason.extract.sentences import split_sentences
-from kgreason.extract.values import ValueMention, find_values, value_type
+from kgreason.extract.values import ValueMention, find_values, grounding_values, value_type
 from kgreason.llm.types import LLM, ChatMessage, LLMResult
 
 DEFAULT_WINDOW = 2
 DEFAULT_MAX_TOKENS = 320  # per window: ~6 lines of ~16 tokens per sentence and the JSON around them
+MIN_REASK_CHARS = 12  # a silent sentence shorter than this (a heading, a fragment) is not asked again
 
 
 @dataclass(frozen=True, slots=True)
 class ExtractSettings:
     window: int = DEFAULT_WINDOW  # sentences per LLM call
     max_tokens: int = DEFAULT_MAX_TOKENS
+    reask_silent: bool = True  # a sentence of a window that gave no triple is asked again alone
 
 
 @dataclass(slots=True)
@@ -40,6 +44,9 @@ class ExtractStats:
     ungrounded: int = 0  # a triple whose subject or object no sentence of its window contains
     recited: int = 0  # listed under one sentence, found (and cited) in another of the window
     duplicates: int = 0
+    enumerations: int = 0  # triples whose subject or object was a list, split into one triple per member
+    reasked: int = 0  # sentences no triple of their window cited, asked again alone
+    events: int = 0  # event nodes made from a sentence's naming phrase (`这一事件被称为“X”`)
     typing_failures: int = 0
     # Every call's tokens, cached replies included (their original counts): the cost of extracting from scratch.
     llm_calls: int = 0
@@ -49,8 +56,8 @@ class ExtractStats:
 
     def add(self, other: ExtractStats) -> None:
         for name in ("sentences", "windows", "retried_windows", "skipped_windows", "malformed_lines",
-                     "ungrounded", "recited", "duplicates", "typing_failures", "llm_calls", "prompt_tokens",
-                     "completion_tokens"):  # fmt: skip
+                     "ungrounded", "recited", "duplicates", "enumerations", "reasked", "events", "typing_failures",
+                     "llm_calls", "prompt_tokens", "completion_tokens"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.warnings.extend(other.warnings)
 
@@ -64,6 +71,9 @@ class ExtractStats:
             "ungrounded": self.ungrounded,
             "recited": self.recited,
             "duplicates": self.duplicates,
+            "enumerations": self.enumerations,
+            "reasked": self.reasked,
+            "events": self.events,
             "typing_failures": self.typing_failures,
             "llm_calls": self.llm_calls,
             "prompt_tokens": self.prompt_tokens,
@@ -117,18 +127,58 @@ class _CountingLLM:
 WindowDone = Callable[[Window, int], None]  # (window, triples read from it)
 
 
+def window_of(doc_id: str, title: str, group: tuple[Sentence, ...]) -> Window:
+    """A window over `group` with the values the program found in its sentences."""
+    values = tuple(dict.fromkeys(v.text for s in group for v in find_values(s.text)))
+    return Window(doc_id, title, group, values)
+
+
 def make_windows(sentences: list[Sentence], size: int, title: str | None = None) -> list[Window]:
     """Consecutive groups of `size` sentences, each with a title (default: the document's first sentence) and the
     values the program found in it."""
     if not sentences:
         return []
     title = sentences[0].text if title is None else title
+    doc_id = sentences[0].doc_id
+    return [window_of(doc_id, title, tuple(sentences[k : k + size])) for k in range(0, len(sentences), size)]
+
+
+def silent_sentences(window: Window, grounded: list[Grounded]) -> list[Sentence]:
+    """The sentences of a window of several that no grounded triple cites (the model listed nothing of theirs, often
+    because it copied the neighbour's list under their key), apart from the title line, which has no facts of its
+    own; sentences shorter than MIN_REASK_CHARS are left too."""
+    if len(window.sentences) < 2:
+        return []
+    cited = {g.sentence.index for g in grounded}
+    return [
+        s
+        for s in window.sentences
+        if s.index not in cited and s.text != window.title and len(s.text.strip()) >= MIN_REASK_CHARS
+    ]
+
+
+def _read_window(
+    llm: LLM,
+    window: Window,
+    settings: ExtractSettings,
+    values: dict[int, list[ValueMention]],
+    content: str,
+    stats: ExtractStats,
+) -> tuple[list[Grounded], int]:
+    """The grounded triples of one window's reply, and how many lines it listed (-1: no usable reply, skipped)."""
+    reply = _ask(llm, window, settings, stats)
+    if reply is None:
+        return [], -1
+    raw, malformed = read_reply(window, reply)
+    stats.malformed_lines += malformed
     out = []
-    for k in range(0, len(sentences), size):
-        group = tuple(sentences[k : k + size])
-        values = tuple(dict.fromkeys(v.text for s in group for v in find_values(s.text)))
-        out.append(Window(sentences[0].doc_id, title, group, values))
-    return out
+    for r in raw:
+        g = _ground_in_window(r, window, values, content, stats)
+        if g is None:
+            stats.ungrounded += 1
+        else:
+            out.append(g)
+    return out, len(raw)
 
 
 def _ask(llm: LLM, window: Window, settings: ExtractSettings, stats: ExtractStats) -> Any | None:
@@ -187,15 +237,17 @@ def _ground_in_window(
     raw: RawTriple, window: Window, values: dict[int, list[ValueMention]], text: str, stats: ExtractStats
 ) -> Grounded | None:
     """`raw` grounded in the sentence it was listed under, else in another sentence of the window that holds both
-    ends (the model often lists a fact under its neighbour), which then is the one cited."""
+    ends (the model often lists a fact under its neighbour), which then is the one cited. A sentence that spells
+    both ends wins over one where an end is only a part of the name (the model copies one sentence's list under
+    the other's key too: `韩国空军` listed under a sentence naming `美国空军` must not become its part `国空军`)."""
     order = sorted(window.sentences, key=lambda s: s.index != raw.sentence)
-    for s in order:
-        g = ground(raw, s, values[s.index], text[: s.start])
-        if g is not None:
-            if s.index != raw.sentence:
-                stats.recited += 1
-            return g
-    return None
+    found = [g for s in order if (g := ground(raw, s, values[s.index], text[: s.start])) is not None]
+    if not found:
+        return None
+    best = min(found, key=lambda g: (g.sub.how == "part") + (g.obj.how == "part"))  # the listed sentence on ties
+    if best.sentence.index != raw.sentence:
+        stats.recited += 1
+    return best
 
 
 def extract_document(
@@ -222,21 +274,22 @@ def extract_sentences(
     LLM's typing call (callers that rank triples by their text do not need more)."""
     stats = ExtractStats(sentences=len(sentences))
     llm = _CountingLLM(llm, stats)
-    values: dict[int, list[ValueMention]] = {s.index: find_values(s.text) for s in sentences}
+    values: dict[int, list[ValueMention]] = {s.index: grounding_values(s.text) for s in sentences}
     grounded: list[Grounded] = []
     for window in make_windows(sentences, settings.window, title):
         stats.windows += 1
-        reply = _ask(llm, window, settings, stats)
-        raw, malformed = read_reply(window, reply) if reply is not None else ([], 0)
-        stats.malformed_lines += malformed
-        for r in raw:
-            g = _ground_in_window(r, window, values, content, stats)
-            if g is None:
-                stats.ungrounded += 1
-            else:
-                grounded.append(g)
+        found, listed = _read_window(llm, window, settings, values, content, stats)
+        if settings.reask_silent and listed >= 0:  # a skipped window (two bad replies) is not asked about again
+            for s in silent_sentences(window, found):  # asked again alone: one more call per silent sentence
+                stats.reasked += 1
+                more, n = _read_window(llm, window_of(doc_id, window.title, (s,)), settings, values, content, stats)
+                found += more
+                listed += max(n, 0)
+        grounded += found
         if on_window is not None:
-            on_window(window, len(raw))
+            on_window(window, max(listed, 0))
+    grounded, stats.enumerations = split_enumerations(grounded)
+    grounded, stats.events = event_nodes(grounded)
     canonical, renamings = canonicalise(grounded, content)
     unique: dict[tuple[str, str, str], Grounded] = {}
     for g in canonical:

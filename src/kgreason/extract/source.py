@@ -30,7 +30,8 @@ class ExtractorSource:
 
     def __init__(self, llm: LLM, settings: ExtractSettings | None = None) -> None:
         self.llm = llm
-        self.settings = settings or ExtractSettings()
+        # no second asking of silent sentences: text QA reads per question and pays for every call it waits on
+        self.settings = settings or ExtractSettings(reask_silent=False)
         self.stats = ExtractStats()
 
     def extract(self, sentences: Sequence[Sentence]) -> list[SourcedTriple]:

@@ -14,6 +14,9 @@ from kgreason.kg.quantities import find_quantities, parse_quantity
 
 TIME_TYPE = "时间"
 NUMBER_TYPE = "数值"
+# Counting words that make a number a designation, not a quantity: `45型驱逐舰` (Type 45), `12式岸舰导弹`. The
+# reasoner's parser reads `45型` as a count; a KG needs it as (part of) a name.
+DESIGNATION_UNITS = frozenset({"型", "式"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +40,18 @@ def find_values(sentence: str) -> list[ValueMention]:
 
 
 def value_type(name: str) -> str | None:
-    """`时间` for a date, `数值` for a number with a unit (or a bare number), None for anything else."""
+    """`时间` for a date, `数值` for a number with a unit (or a bare number), None for anything else (a designation
+    such as `45型` too)."""
     text = name.strip()
     if parse_date(text) is not None:
         return TIME_TYPE
     q = parse_quantity(text)
-    if q is not None and (q.dimension or text.replace(".", "", 1).isdigit()):
+    if q is not None and q.unit not in DESIGNATION_UNITS and (q.dimension or text.replace(".", "", 1).isdigit()):
         return NUMBER_TYPE
     return None
+
+
+def grounding_values(sentence: str) -> list[ValueMention]:
+    """`find_values` without designations (`45型`): the values a rewritten name may be repaired to. (The prompt
+    still lists `find_values` as candidates, so the replies cached so far stay valid.)"""
+    return [v for v in find_values(sentence) if value_type(v.text) is not None]

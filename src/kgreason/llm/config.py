@@ -20,6 +20,7 @@ ENV_TIMEOUT = "KGREASON_LLM_TIMEOUT"
 ENV_CONCURRENCY = "KGREASON_LLM_CONCURRENCY"
 ENV_BREAKER = "KGREASON_LLM_BREAKER"  # "N" or "N,SECONDS": breaker_failures (0 = off) and breaker_cooldown
 ENV_ENDPOINT_COOLDOWN = "KGREASON_LLM_ENDPOINT_COOLDOWN"  # seconds a failed endpoint of several is left out
+ENV_THREADS = "KGREASON_LLM_THREADS"  # CPU threads of the embedded model (n_threads)
 API_KEY_ENVS = ("KGREASON_API_KEY", "OPENAI_API_KEY")  # tried in this order when `api_key_env` is not set
 
 _OFF = frozenset({"0", "off", "false", "no", "none"})
@@ -50,7 +51,8 @@ class LLMConfig:
             that failed is left out before one request probes it again (kgreason.llm.endpoints).
         max_concurrency: requests in flight at once per server endpoint, and the default batch thread-pool size
             (`kgreason run --workers N` raises it to N unless KGREASON_LLM_CONCURRENCY sets it).
-        n_threads: CPU threads for the embedded model.
+        n_threads: CPU threads for the embedded model (`KGREASON_LLM_THREADS`; 1 lets several single-threaded
+            processes share a busy machine and the reply cache, docs/extract.md "Speed").
         n_ctx: context window of the embedded model in tokens (prompts here are short: retrieved tens of triples).
         n_batch: prompt-processing batch size of the embedded model.
         extra_buffer_types: llama.cpp "extra buffer types" (AMX kernels, CPU repack) for the embedded model;
@@ -122,6 +124,7 @@ class LLMConfig:
             (ENV_TIMEOUT, "timeout", float),
             (ENV_CONCURRENCY, "max_concurrency", int),
             (ENV_ENDPOINT_COOLDOWN, "endpoint_cooldown", float),
+            (ENV_THREADS, "n_threads", int),
         )
         for name, key, kind in numbers:
             if env.get(name):
