@@ -50,6 +50,7 @@ from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName, bm25_scores, ra
 from kgreason.textqa.run import (
     BRIDGE_BY_PARTS_DEFAULT,
     COMPARE_BY_PARTS_DEFAULT,
+    COMPARE_RELATED_BY_PARTS_DEFAULT,
     CONTEXTS,
     RunSummary,
     TextQASettings,
@@ -324,6 +325,12 @@ def main(argv: list[str]) -> int:
         help="baseline: answer a bridge found in the text by one lookup over the bridge entity's paragraph",
     )
     parser.add_argument(
+        "--compare-related-by-parts",
+        action=argparse.BooleanOptionalAction,
+        default=COMPARE_RELATED_BY_PARTS_DEFAULT,
+        help="baseline: answer a comparison by a related entity's attribute by a hop and a lookup per entity",
+    )
+    parser.add_argument(
         "--compare-retrievers",
         type=int,
         default=20,
@@ -372,6 +379,7 @@ def main(argv: list[str]) -> int:
         "second_round": args.second_round,
         "compare_by_parts": args.compare_by_parts,
         "bridge_by_parts": args.bridge_by_parts,
+        "compare_related_by_parts": args.compare_related_by_parts,
         "context": args.context,
         "paragraphs": args.paragraphs,
         "items": args.items,
@@ -419,6 +427,7 @@ def main(argv: list[str]) -> int:
                     args.paragraphs,
                     compare_by_parts=args.compare_by_parts and not kg,
                     bridge_by_parts=args.bridge_by_parts and not kg,
+                    compare_related_by_parts=args.compare_related_by_parts and not kg,
                 )
                 folder = args.output / (f"{name}+kg" if kg else name)
                 started = time.monotonic()
