@@ -15,6 +15,7 @@ from textqa_samples import write_json
 
 from kgreason.llm.fake import FakeFailure, FakeLLM
 from kgreason.llm.types import ChatMessage
+from kgreason.textqa.answers import Step
 from kgreason.textqa.bridge import detect_bridge
 from kgreason.textqa.bridge_parts import bridge_by_parts
 from kgreason.textqa.by_parts import compare_by_parts
@@ -29,8 +30,10 @@ from kgreason.textqa.evidence import (
     relation_mentions,
     resolve,
     spelled_value,
+    step_evidence,
 )
 from kgreason.textqa.loaders import load_textqa
+from kgreason.textqa.reader import read_answer
 from kgreason.textqa.related import detect_related_comparison, related_by_parts
 from kgreason.textqa.run import JOURNAL, TextQASettings, run_textqa
 from kgreason.textqa.values import english_dates
@@ -294,3 +297,23 @@ def test_run_writes_the_evidence_in_the_2wiki_prediction(tmp_path: Path) -> None
     run_textqa(data, tmp_path / "off", off, FakeLLM(dated_lookups))
     single = json.loads((tmp_path / "off" / "baseline" / "prediction.json").read_text("utf-8"))
     assert single["answer"]["r1"] == "Nobody" and single["evidence"]["r1"] == []  # the single reader: no triples
+
+
+def test_the_single_readers_steps_name_triples_when_they_can(tmp_path: Path) -> None:
+    item = load_textqa(write_json(tmp_path / "b.json", [CHAIN])).items[0]
+    sentences = context_sentences(item)
+    steps = (
+        Step("Who is the director of Film X?", "Ann Lee", ("S1",)),  # one subject, one relation: a triple
+        Step("Where did Ann Lee die?", "Lyon", ("S2",)),
+        Step("Where was the place of death of the director of film Film X?", "Lyon", ("S2",)),  # restated: none
+        Step("Who is the director of Film X?", "", ("S1",)),  # no answer: none
+        Step("What is the plot of Film X?", "a war", ("S1",)),  # no relation of the vocabulary: none
+    )
+    assert step_evidence(steps, sentences) == (
+        ("Film X", "director", "Ann Lee"),
+        ("Ann Lee", "place of death", "Lyon"),
+    )
+    assert step_evidence((), sentences) == () and step_evidence(steps, []) == ()
+    replied = [{"question": s.question, "answer": s.answer, "sentences": list(s.sentences)} for s in steps[:2]]
+    reader = FakeLLM([{"steps": replied, "answer": "Lyon"}])
+    assert read_answer(reader, item.question, sentences).evidence == step_evidence(steps[:2], sentences)

@@ -28,6 +28,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kgreason.textqa.answers import Step
+from kgreason.textqa.context import ContextSentence
 from kgreason.textqa.support import entity_name, mention_span
 from kgreason.textqa.values import english_date, english_dates
 from kgreason.textqa.wiki_relations import BY_LABEL, COMPOSED, LIFESPAN, QUESTION_WORD_KINDS, RELATIONS, ValueKind
@@ -273,4 +275,28 @@ def bridge_evidence(
         triples.append((first[0], r1, second[0]))
     if r2 is not None and not itself:
         triples.append((second[0], r2, spelled_value(answer, cited, titles)))
+    return tuple(triples)
+
+
+def step_evidence(steps: Sequence[Step], sentences: Sequence[ContextSentence]) -> tuple[Triple, ...]:
+    """The single reader's steps that name a triple: a sub-question naming one paragraph's subject and one relation
+    of the vocabulary, with an answer — (that title, the relation, the answer as the cited sentences spell it).
+    A step naming two relations (the question restated) or none, or no subject, gives none."""
+    titles = list(dict.fromkeys(s.paragraph.title for s in sentences))
+    by_key = {s.key: s for s in sentences}
+    triples: list[Triple] = []
+    for step in steps:
+        named = {entity_name(t).lower(): t for t in titles if mention_span(step.question, entity_name(t)) is not None}
+        named = {k: t for k, t in named.items() if not any(k != o and k in o for o in named)}
+        if len(named) != 1 or not step.answer:
+            continue
+        title = next(iter(named.values()))
+        mentions = relation_mentions(blank_names(step.question, [entity_name(title)]))
+        if len(mentions) != 1 or not mentions[0].labels:
+            continue
+        texts = [by_key[k].text for k in step.sentences if k in by_key]
+        label = resolve(mentions[0].labels, value=step.answer, texts=texts, wanted=question_kind(step.question))
+        triple = (title, label, spelled_value(step.answer, texts, titles)) if label is not None else None
+        if triple is not None and triple not in triples:
+            triples.append(triple)
     return tuple(triples)
