@@ -18,7 +18,7 @@ from kgreason.llm.types import ChatMessage
 from kgreason.textqa.answers import Step
 from kgreason.textqa.bridge import detect_bridge
 from kgreason.textqa.bridge_parts import bridge_by_parts
-from kgreason.textqa.by_parts import compare_by_parts
+from kgreason.textqa.by_parts import compare_by_parts, own_paragraphs
 from kgreason.textqa.comparison import detect_comparison
 from kgreason.textqa.context import context_sentences
 from kgreason.textqa.evidence import (
@@ -84,7 +84,9 @@ def test_values_are_spelled_as_the_paragraphs_write_them() -> None:
     sentence = ["It was released on February 19, 2016 as a single."]
     assert spelled_value("19 February 2016", sentence) == "February 19, 2016"  # the sentence's spelling
     assert spelled_value("february 19, 2016.", sentence) == "February 19, 2016"
-    assert spelled_value("2016", sentence) == "2016"  # the reader's words, found in the sentence
+    assert spelled_value("2016", sentence) == "February 19, 2016"  # as precise as the sentence states it
+    assert spelled_value("3 May 2016", ["It was released in 2016."]) == "2016"  # the sentence's, overlapping
+    assert spelled_value("the Beatles", ["He joined The Beatles."]) == "The Beatles"  # the sentence's spelling
     assert spelled_value("S. R. Ann Lee", [], ["Ann Lee (director)", "Film X"]) == "Ann Lee (director)"  # a title
     assert spelled_value("Lyon", ["She was born in Paris."]) == "Lyon"  # nothing better: the reader's value
     assert [d.text for d in english_dates("(born 3 May 1901 – 1980) and in March 1990")] == [
@@ -135,7 +137,8 @@ def test_comparison_triples_and_no_relation() -> None:
     triples = comparison_evidence(
         "Which song came out first, Song A or Song B?", ["Song A", "Song B"], facts, date=True, titles=[]
     )
-    assert triples == (("Song A (song)", "publication date", "2005"), ("Song B", "publication date", "1999"))
+    expected = (("Song A (song)", "publication date", "21 February 2005"), ("Song B", "publication date", "1999"))
+    assert triples == expected
     none = comparison_evidence("Which is larger, A or B?", ["A", "B"], facts, date=False, titles=[])
     assert none == ()  # the attribute is not in the vocabulary: nothing invented
     assert comparison_evidence("", ["A", "B"], [], date=True, titles=[]) == ()
@@ -317,3 +320,23 @@ def test_the_single_readers_steps_name_triples_when_they_can(tmp_path: Path) -> 
     replied = [{"question": s.question, "answer": s.answer, "sentences": list(s.sentences)} for s in steps[:2]]
     reader = FakeLLM([{"steps": replied, "answer": "Lyon"}])
     assert read_answer(reader, item.question, sentences).evidence == step_evidence(steps[:2], sentences)
+
+
+def test_the_questions_parenthesis_chooses_the_entitys_paragraph(tmp_path: Path) -> None:
+    two = json.loads(json.dumps(SONGS))
+    two["question"] = "Which song was released more recently, Song A (Band Song) or Song B?"
+    two["context"] = [
+        ["Song A (singer song)", ["Song A is a song by a singer.", "It was released on 1 June 2019."]],
+        ["Song A (band song)", ["Song A is a song by a band.", "It was released on 19 February 2016."]],
+        ["Song B", ["Song B is a song.", "It was released in 2005."]],
+    ]
+    item = load_textqa(write_json(tmp_path / "s.json", [two])).items[0]
+    sentences = context_sentences(item)
+    assert own_paragraphs("Song A", sentences) == {0, 1}
+    assert own_paragraphs("Song A", sentences, "Song A (Band Song)") == {1}
+    assert own_paragraphs("Song A", sentences, "Song A (other)") == {0, 1}  # no such title: every one
+    found = detect_comparison(item.question, item.paragraphs)
+    assert found is not None
+    answer = compare_by_parts(FakeLLM(dated_lookups), item.question, found, sentences, sentences)
+    assert answer is not None
+    assert answer.evidence[0] == ("Song A (band song)", "publication date", "19 February 2016")

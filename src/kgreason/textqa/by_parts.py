@@ -53,8 +53,13 @@ class Lookup:
     sentences: tuple[str, ...]  # cited keys
 
 
-def own_paragraphs(name: str, sentences: Sequence[ContextSentence]) -> set[int]:
-    return {s.paragraph.index for s in sentences if entity_name(s.paragraph.title).lower() == name.lower()}
+def own_paragraphs(name: str, sentences: Sequence[ContextSentence], spelled: str = "") -> set[int]:
+    """The paragraphs titled with the name (Wikipedia's parenthesis aside); only the one titled as the question
+    spells it when its parenthesis says which ("Come With Me (Pure Imagination)" among several "Come with Me")."""
+    own = {s.paragraph.index for s in sentences if entity_name(s.paragraph.title).lower() == name.lower()}
+    titled = {s.paragraph.index for s in sentences if s.paragraph.title.lower() == spelled.lower()}
+    exact = own & titled
+    return exact or own
 
 
 def lookup_context(
@@ -64,8 +69,8 @@ def lookup_context(
     that name it; without a paragraph of its own, the best-ranked sentences for its lookup. Never the other
     entity's paragraph: the comparison is the program's."""
     name, other = comparison.names[which], comparison.names[1 - which]
-    own = own_paragraphs(name, sentences)
-    excluded = own_paragraphs(other, sentences) - own
+    own = own_paragraphs(name, sentences, comparison.spelled[which])
+    excluded = own_paragraphs(other, sentences, comparison.spelled[1 - which]) - own
     chosen = [s for s in sentences if s.paragraph.index in own and s.sentence.index < OWN_SENTENCES]
     chosen += [
         s
@@ -223,7 +228,7 @@ def compare_by_parts(
     evidence = comparison_evidence(
         question,
         comparison.names,
-        [lookup_fact(x, sentences) for x in (first, second)],
+        [lookup_fact(x, sentences, spelled) for x, spelled in zip((first, second), comparison.spelled, strict=True)],
         date=comparison.kind in ("earlier", "later"),
         titles=titles,
     )
@@ -238,13 +243,13 @@ def compare_by_parts(
     )
 
 
-def lookup_fact(lookup: Lookup, sentences: Sequence[ContextSentence]) -> Fact:
-    """What an evidence triple needs of a lookup: the title of the entity's paragraph (the one its first citation
-    lies in when that is the entity's own, else its first own paragraph, else the name), its value and the texts of
-    its citations (first first)."""
+def lookup_fact(lookup: Lookup, sentences: Sequence[ContextSentence], spelled: str = "") -> Fact:
+    """What an evidence triple needs of a lookup: the title of the entity's paragraph (`own_paragraphs`, with the
+    name as the question spells it: the one its first citation lies in when that is one of them, else the first,
+    else the name), its value and the texts of its citations (first first)."""
     by_key = {s.key: s for s in sentences}
     cited = [by_key[k] for k in lookup.sentences if k in by_key]
-    own = own_paragraphs(lookup.name, sentences)
+    own = own_paragraphs(lookup.name, sentences, spelled)
     title = next((s.paragraph.title for s in cited if s.paragraph.index in own), None)
     if title is None:
         title = next((s.paragraph.title for s in sentences if s.paragraph.index in own), lookup.name)

@@ -179,23 +179,25 @@ def entity_title(name: str, titles: Sequence[str]) -> str | None:
 
 
 def spelled_value(value: str, texts: Sequence[str], titles: Sequence[str] = ()) -> str:
-    """The value as the paragraphs write it: an entity's paragraph title, else the value as the stating sentence
-    spells it (the reader's words when the sentence contains them, else the sentence's date equal to the value's),
-    else the reader's value."""
+    """The value as the paragraphs write it: an entity's paragraph title; for a date, the stating sentence's date as
+    precise as the sentence states it (the reader often keeps the year only); else the reader's words as the
+    sentence spells them; else the reader's value."""
     value = value.strip().strip(".")
     title = entity_title(value, titles)
     if title is not None:
         return title
+    date = english_date(value)
+    if date is not None:  # the sentence's date within the reader's ("1933": "1 December 1933"), else overlapping it
+        for text in texts:
+            dates = english_dates(text)
+            inside = [d for d in dates if date.lo <= d.lo and d.hi <= date.hi]
+            overlapping = [d for d in dates if d.overlaps(date)]
+            if inside or overlapping:
+                return (inside or overlapping)[0].text
     for text in texts:
         at = text.lower().find(value.lower())
         if value and at >= 0:
             return text[at : at + len(value)]
-    date = english_date(value)
-    if date is not None:
-        for text in texts:
-            same = [d for d in english_dates(text) if d.same_days(date)]
-            if same:
-                return same[0].text
     return value
 
 
