@@ -340,3 +340,37 @@ def test_the_questions_parenthesis_chooses_the_entitys_paragraph(tmp_path: Path)
     answer = compare_by_parts(FakeLLM(dated_lookups), item.question, found, sentences, sentences)
     assert answer is not None
     assert answer.evidence[0] == ("Song A (band song)", "publication date", "19 February 2016")
+
+
+def test_a_relation_needs_a_value_of_its_kind_and_each_entity_its_own_event() -> None:
+    assert resolve(["publication date"], value="Two Dollar Radio") is None  # published by a house: not a date
+    assert resolve(["director"], value="1990") is None
+    assert resolve(["director"], value="Ann Lee") == "director"
+    facts = [
+        Fact("The Band", "1994", ("The Band was formed in 1994.",), "When was The Band formed?"),
+        Fact("Ann Lee", "1990", ("Ann Lee (born 1990) is a singer.",), "When was Ann Lee born?"),
+    ]
+    question = "Which came first, the forming of The Band or the birth of Ann Lee?"
+    assert comparison_evidence(question, ["The Band", "Ann Lee"], facts, date=True, titles=[]) == (
+        ("The Band", "inception", "1994"),
+        ("Ann Lee", "date of birth", "1990"),
+    )
+
+
+def test_both_asks_a_property_not_a_relation(tmp_path: Path) -> None:
+    both = {
+        "_id": "y1",
+        "question": "Are Ann Lee and Bo Chan both film directors?",
+        "answer": "yes",
+        "type": "comparison",
+        "supporting_facts": [["Ann Lee", 0], ["Bo Chan", 0]],
+        "context": [["Ann Lee", ["Ann Lee is a film director."]], ["Bo Chan", ["Bo Chan is a film director."]]],
+    }
+    item = load_textqa(write_json(tmp_path / "y.json", [both])).items[0]
+    found = detect_comparison(item.question, item.paragraphs)
+    assert found is not None and found.kind == "both"
+    sentences = context_sentences(item)
+    holds = {"value": "a film director", "holds": "yes"}
+    reply = FakeLLM([{**holds, "sentences": ["S1"]}, {**holds, "sentences": ["S2"]}])
+    answer = compare_by_parts(reply, item.question, found, sentences, sentences)
+    assert answer is not None and answer.answer == "yes" and answer.evidence == ()

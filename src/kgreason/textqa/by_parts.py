@@ -225,12 +225,20 @@ def compare_by_parts(
     steps = (*(Step(x.question, _step_answer(x), x.sentences) for x in (first, second)), verdict)
     shown_keys = {s.key for i in (0, 1) for s in lookup_context(comparison, i, sentences, shown)}
     titles = list(dict.fromkeys(s.paragraph.title for s in sentences))
-    evidence = comparison_evidence(
-        question,
-        comparison.names,
-        [lookup_fact(x, sentences, spelled) for x, spelled in zip((first, second), comparison.spelled, strict=True)],
-        date=comparison.kind in ("earlier", "later"),
-        titles=titles,
+    # "Are A and B both …?" asks a yes/no property, not a relation: no triple.
+    evidence = (
+        ()
+        if comparison.kind == "both"
+        else comparison_evidence(
+            question,
+            comparison.names,
+            [
+                lookup_fact(x, sentences, spelled)
+                for x, spelled in zip((first, second), comparison.spelled, strict=True)
+            ],
+            date=comparison.kind in ("earlier", "later"),
+            titles=titles,
+        )
     )
     return PathAnswer(
         path="baseline",
@@ -253,7 +261,7 @@ def lookup_fact(lookup: Lookup, sentences: Sequence[ContextSentence], spelled: s
     title = next((s.paragraph.title for s in cited if s.paragraph.index in own), None)
     if title is None:
         title = next((s.paragraph.title for s in sentences if s.paragraph.index in own), lookup.name)
-    return Fact(title, lookup.value, tuple(s.text for s in cited))
+    return Fact(title, lookup.value, tuple(s.text for s in cited), lookup.question)
 
 
 def _step_answer(lookup: Lookup) -> str:

@@ -138,11 +138,12 @@ def lifespan_role(value: str, texts: Sequence[str]) -> str | None:
 def resolve(
     labels: Sequence[str], *, value: str | None = None, texts: Sequence[str] = (), wanted: ValueKind | None = None
 ) -> str | None:
-    """One label of those a mention names (step 3 of the module's description); None when it names none."""
+    """One label of those a mention names (step 3 of the module's description); None when it names none, or none
+    whose kind fits the value (a date or not)."""
     candidates = [BY_LABEL[label] for label in labels if label in BY_LABEL]
-    if len(candidates) > 1 and value:
+    if value:  # a date relation needs a date, another relation something else ("published by" a house: no date)
         is_date = english_date(value) is not None
-        candidates = [r for r in candidates if (r.kind == "date") == is_date] or candidates
+        candidates = [r for r in candidates if (r.kind == "date") == is_date]
     if len(candidates) > 1 and wanted is not None:
         candidates = [r for r in candidates if r.kind == wanted] or candidates
     if len(candidates) > 1 and value:
@@ -208,6 +209,7 @@ class Fact:
     title: str
     value: str
     texts: tuple[str, ...]
+    lookup: str = ""  # the sub-question asked about the entity ("When was Ann Lee born?")
 
 
 def attribute_relation(
@@ -228,6 +230,20 @@ def attribute_relation(
     return None
 
 
+def fact_relation(fact: Fact, names: Sequence[str], *, date: bool, exclude: Sequence[str] = ()) -> str | None:
+    """The relation the entity's own sub-question names, when it names exactly one that fits ("the forming of A or
+    the birth of B": each its own); None otherwise (the question's then stands for both)."""
+    found = set()
+    for mention in relation_mentions(blank_names(fact.lookup, names)):
+        labels = [label for label in mention.labels if label not in exclude]
+        if date:
+            labels = [label for label in labels if BY_LABEL[label].kind == "date"]
+        label = resolve(labels, value=fact.value or None, texts=fact.texts)
+        if label is not None:
+            found.add(label)
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def comparison_evidence(
     question: str,
     names: Sequence[str],
@@ -237,12 +253,16 @@ def comparison_evidence(
     titles: Sequence[str],
     exclude: Sequence[str] = (),
 ) -> tuple[Triple, ...]:
-    """One triple per entity: its title, the compared attribute's label, its value as written; () when the
-    question names no relation of the vocabulary (`exclude`: labels that are not the attribute)."""
-    label = attribute_relation(question, names, facts, date=date, exclude=exclude)
-    if label is None:
-        return ()
-    return tuple((f.title, label, spelled_value(f.value, f.texts, titles)) for f in facts if f.value)
+    """One triple per entity: its title, the compared attribute's label (the one its own sub-question names, else
+    the question's), its value as written; none for an entity whose relation is not in the vocabulary (`exclude`:
+    labels that are not the attribute)."""
+    common = attribute_relation(question, names, facts, date=date, exclude=exclude)
+    triples = []
+    for fact in facts:
+        label = fact_relation(fact, names, date=date, exclude=exclude) or common
+        if label is not None and fact.value:
+            triples.append((fact.title, label, spelled_value(fact.value, fact.texts, titles)))
+    return tuple(triples)
 
 
 def bridge_evidence(
