@@ -46,6 +46,7 @@ from kgreason.textqa.loaders import load_textqa
 from kgreason.textqa.outputs import support_paragraphs, wiki_prediction
 from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS, order_paragraphs, paragraph_text
 from kgreason.textqa.records import TextQAItem, TextQASet
+from kgreason.textqa.related import detect_related_comparison
 from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName, bm25_scores, rank_texts
 from kgreason.textqa.run import (
     BRIDGE_BY_PARTS_DEFAULT,
@@ -213,20 +214,25 @@ def subset_metrics(prediction: Path, gold: TextQASet, answers: list[PathAnswer])
     bridged = sum(1 for a in answers if a.steps_source == "bridge-by-parts")
     out: dict[str, Any] = {"answered_by_parts": by_parts, "bridges_answered_by_parts": bridged}
     comparisons = [i for i in gold.items if detect_comparison(i.question, i.paragraphs) is not None]
+    # what --compare-related-by-parts acts on: a comparison by a related entity's attribute
+    related = [i for i in gold.items if detect_related_comparison(i.question, i.paragraphs) is not None]
+    rest = [i for i in gold.items if i not in comparisons and i not in related]
     subsets = {
         "detected_comparison": comparisons,
         "typed_comparison": [i for i in gold.items if i.type == "comparison"],
+        "detected_related_comparison": related,
         # what --bridge-by-parts acts on: a bridge in the text of a question not taken for a comparison
-        "detected_bridge": [
-            i for i in gold.items if i not in comparisons and detect_bridge(i.question, i.paragraphs) is not None
-        ],
-        "other": [i for i in gold.items if i not in comparisons and detect_bridge(i.question, i.paragraphs) is None],
+        "detected_bridge": [i for i in rest if detect_bridge(i.question, i.paragraphs) is not None],
+        "other": [i for i in rest if detect_bridge(i.question, i.paragraphs) is None],
     }
     for name, items in subsets.items():
         if items:
             part = dataclasses.replace(gold, items=tuple(items))
             out[name] = {"questions": len(items), "metrics": score_file(prediction, part).metrics}
     return out
+
+
+SUBSETS = ("detected_comparison", "typed_comparison", "detected_related_comparison", "detected_bridge", "other")
 
 
 def print_row(name: str, path: str, row: dict[str, Any], total: int) -> None:
@@ -249,7 +255,7 @@ def print_row(name: str, path: str, row: dict[str, Any], total: int) -> None:
         flush=True,
     )
     subsets = row["subsets"]
-    for subset in ("detected_comparison", "typed_comparison", "detected_bridge", "other"):
+    for subset in SUBSETS:
         if subset in subsets:
             part = subsets[subset]["metrics"]
             figures = "  ".join(f"{k} {part[k]:.3f}" for k in SHOWN[name] if k in part)
