@@ -224,22 +224,12 @@ def compare_by_parts(
     )
     steps = (*(Step(x.question, _step_answer(x), x.sentences) for x in (first, second)), verdict)
     shown_keys = {s.key for i in (0, 1) for s in lookup_context(comparison, i, sentences, shown)}
+    facts = [lookup_fact(x, sentences, spelled) for x, spelled in zip((first, second), comparison.spelled, strict=True)]
     titles = list(dict.fromkeys(s.paragraph.title for s in sentences))
+    date = comparison.kind in ("earlier", "later")
     # "Are A and B both …?" asks a yes/no property, not a relation: no triple.
-    evidence = (
-        ()
-        if comparison.kind == "both"
-        else comparison_evidence(
-            question,
-            comparison.names,
-            [
-                lookup_fact(x, sentences, spelled)
-                for x, spelled in zip((first, second), comparison.spelled, strict=True)
-            ],
-            date=comparison.kind in ("earlier", "later"),
-            titles=titles,
-        )
-    )
+    yes_no_property = comparison.kind == "both"
+    evidence = () if yes_no_property else comparison_evidence(question, comparison.names, facts, date=date, titles=titles)
     return PathAnswer(
         path="baseline",
         answer=answer,
