@@ -228,8 +228,11 @@ def compare_by_parts(
     titles = list(dict.fromkeys(s.paragraph.title for s in sentences))
     date = comparison.kind in ("earlier", "later")
     # "Are A and B both …?" asks a yes/no property, not a relation: no triple.
-    yes_no_property = comparison.kind == "both"
-    evidence = () if yes_no_property else comparison_evidence(question, comparison.names, facts, date=date, titles=titles)
+    evidence = (
+        ()
+        if comparison.kind == "both"
+        else comparison_evidence(question, comparison.names, facts, date=date, titles=titles)
+    )
     return PathAnswer(
         path="baseline",
         answer=answer,
