@@ -46,10 +46,12 @@ from kgreason.textqa.loaders import load_textqa
 from kgreason.textqa.outputs import support_paragraphs, wiki_prediction
 from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS, order_paragraphs, paragraph_text
 from kgreason.textqa.records import TextQAItem, TextQASet
+from kgreason.textqa.related import detect_related_comparison
 from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName, bm25_scores, rank_texts
 from kgreason.textqa.run import (
     BRIDGE_BY_PARTS_DEFAULT,
     COMPARE_BY_PARTS_DEFAULT,
+    COMPARE_RELATED_BY_PARTS_DEFAULT,
     CONTEXTS,
     RunSummary,
     TextQASettings,
@@ -212,20 +214,25 @@ def subset_metrics(prediction: Path, gold: TextQASet, answers: list[PathAnswer])
     bridged = sum(1 for a in answers if a.steps_source == "bridge-by-parts")
     out: dict[str, Any] = {"answered_by_parts": by_parts, "bridges_answered_by_parts": bridged}
     comparisons = [i for i in gold.items if detect_comparison(i.question, i.paragraphs) is not None]
+    # what --compare-related-by-parts acts on: a comparison by a related entity's attribute
+    related = [i for i in gold.items if detect_related_comparison(i.question, i.paragraphs) is not None]
+    rest = [i for i in gold.items if i not in comparisons and i not in related]
     subsets = {
         "detected_comparison": comparisons,
         "typed_comparison": [i for i in gold.items if i.type == "comparison"],
+        "detected_related_comparison": related,
         # what --bridge-by-parts acts on: a bridge in the text of a question not taken for a comparison
-        "detected_bridge": [
-            i for i in gold.items if i not in comparisons and detect_bridge(i.question, i.paragraphs) is not None
-        ],
-        "other": [i for i in gold.items if i not in comparisons and detect_bridge(i.question, i.paragraphs) is None],
+        "detected_bridge": [i for i in rest if detect_bridge(i.question, i.paragraphs) is not None],
+        "other": [i for i in rest if detect_bridge(i.question, i.paragraphs) is None],
     }
     for name, items in subsets.items():
         if items:
             part = dataclasses.replace(gold, items=tuple(items))
             out[name] = {"questions": len(items), "metrics": score_file(prediction, part).metrics}
     return out
+
+
+SUBSETS = ("detected_comparison", "typed_comparison", "detected_related_comparison", "detected_bridge", "other")
 
 
 def print_row(name: str, path: str, row: dict[str, Any], total: int) -> None:
@@ -248,7 +255,7 @@ def print_row(name: str, path: str, row: dict[str, Any], total: int) -> None:
         flush=True,
     )
     subsets = row["subsets"]
-    for subset in ("detected_comparison", "typed_comparison", "detected_bridge", "other"):
+    for subset in SUBSETS:
         if subset in subsets:
             part = subsets[subset]["metrics"]
             figures = "  ".join(f"{k} {part[k]:.3f}" for k in SHOWN[name] if k in part)
@@ -324,6 +331,12 @@ def main(argv: list[str]) -> int:
         help="baseline: answer a bridge found in the text by one lookup over the bridge entity's paragraph",
     )
     parser.add_argument(
+        "--compare-related-by-parts",
+        action=argparse.BooleanOptionalAction,
+        default=COMPARE_RELATED_BY_PARTS_DEFAULT,
+        help="baseline: answer a comparison by a related entity's attribute by a hop and a lookup per entity",
+    )
+    parser.add_argument(
         "--compare-retrievers",
         type=int,
         default=20,
@@ -372,6 +385,7 @@ def main(argv: list[str]) -> int:
         "second_round": args.second_round,
         "compare_by_parts": args.compare_by_parts,
         "bridge_by_parts": args.bridge_by_parts,
+        "compare_related_by_parts": args.compare_related_by_parts,
         "context": args.context,
         "paragraphs": args.paragraphs,
         "items": args.items,
@@ -419,6 +433,7 @@ def main(argv: list[str]) -> int:
                     args.paragraphs,
                     compare_by_parts=args.compare_by_parts and not kg,
                     bridge_by_parts=args.bridge_by_parts and not kg,
+                    compare_related_by_parts=args.compare_related_by_parts and not kg,
                 )
                 folder = args.output / (f"{name}+kg" if kg else name)
                 started = time.monotonic()

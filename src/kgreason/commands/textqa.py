@@ -23,6 +23,7 @@ from kgreason.textqa.retrieval import RETRIEVERS, RetrieverName
 from kgreason.textqa.run import (
     BRIDGE_BY_PARTS_DEFAULT,
     COMPARE_BY_PARTS_DEFAULT,
+    COMPARE_RELATED_BY_PARTS_DEFAULT,
     CONTEXTS,
     RunSummary,
     TextQASettings,
@@ -160,6 +161,15 @@ def run_command(
             "reading when no such chain is found.",
         ),
     ] = BRIDGE_BY_PARTS_DEFAULT,
+    compare_related_by_parts: Annotated[
+        bool,
+        typer.Option(
+            "--compare-related-by-parts/--no-compare-related-by-parts",
+            help="Baseline: a comparison by a related entity's attribute (which film has the director born "
+            "earlier, A or B?) is answered by finding each entity's related one in its paragraph, one lookup each, "
+            "compared by the program; the single reading when that cannot decide it.",
+        ),
+    ] = COMPARE_RELATED_BY_PARTS_DEFAULT,
 ) -> None:
     """Answer every question: rank its sentences, answer with the LLM reader (baseline path), and write
     baseline/answers.json (the seed's answer format) and baseline/prediction.json (HotpotQA, 2Wiki) or
@@ -183,6 +193,7 @@ def run_command(
         paragraphs=paragraphs,
         compare_by_parts=compare_by_parts,
         bridge_by_parts=bridge_by_parts,
+        compare_related_by_parts=compare_related_by_parts,
     )
     embedder = _embedder(settings.retriever)
     model = open_llm(llm)

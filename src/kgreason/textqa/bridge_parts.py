@@ -24,6 +24,7 @@ from kgreason.llm.types import LLM, ChatMessage
 from kgreason.textqa.answers import RETRYABLE_FAILURES, PathAnswer, Step
 from kgreason.textqa.bridge import Bridge, hop_sentence, subject
 from kgreason.textqa.context import ContextSentence
+from kgreason.textqa.evidence import bridge_evidence
 from kgreason.textqa.reader import ANSWER_CHARS, SYSTEM, cited_ids_schema, clean_answer, render_sentences
 
 OWN_SENTENCES = 8  # of the second paragraph (HotpotQA's paragraphs have 3-6)
@@ -107,12 +108,22 @@ def bridge_by_parts(llm: LLM, question: str, bridge: Bridge, sentences: Sequence
         Step(f"Which entity named by {subject(bridge.first)} does the question lead to?", entity, (hop.key,)),
         Step(question, answer, cited),
     )
+    by_key = {s.key: s for s in shown}
+    evidence = bridge_evidence(
+        question,
+        (bridge.first.title, subject(bridge.first)),
+        (bridge.second.title, entity),
+        answer,
+        hop.text,
+        [by_key[k].text for k in cited if k in by_key],
+        list(dict.fromkeys(s.paragraph.title for s in sentences)),
+    )
     return PathAnswer(
         path="baseline",
         answer=answer,
         sentences=tuple(support),
         steps=steps,
         steps_source="bridge-by-parts",
-        evidence=(),
+        evidence=evidence,
         shown=len(shown),
     )

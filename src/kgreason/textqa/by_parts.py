@@ -22,6 +22,7 @@ from kgreason.llm.types import LLM, ChatMessage
 from kgreason.textqa.answers import RETRYABLE_FAILURES, PathAnswer, Step
 from kgreason.textqa.comparison import Comparison
 from kgreason.textqa.context import ContextSentence
+from kgreason.textqa.evidence import Fact, comparison_evidence
 from kgreason.textqa.reader import ANSWER_CHARS, SYSTEM, cited_ids_schema, render_sentences
 from kgreason.textqa.retrieval import rank_sentences, select_context
 from kgreason.textqa.support import entity_name, mentions
@@ -52,8 +53,13 @@ class Lookup:
     sentences: tuple[str, ...]  # cited keys
 
 
-def own_paragraphs(name: str, sentences: Sequence[ContextSentence]) -> set[int]:
-    return {s.paragraph.index for s in sentences if entity_name(s.paragraph.title).lower() == name.lower()}
+def own_paragraphs(name: str, sentences: Sequence[ContextSentence], spelled: str = "") -> set[int]:
+    """The paragraphs titled with the name (Wikipedia's parenthesis aside); only the one titled as the question
+    spells it when its parenthesis says which ("Come With Me (Pure Imagination)" among several "Come with Me")."""
+    own = {s.paragraph.index for s in sentences if entity_name(s.paragraph.title).lower() == name.lower()}
+    titled = {s.paragraph.index for s in sentences if s.paragraph.title.lower() == spelled.lower()}
+    exact = own & titled
+    return exact or own
 
 
 def lookup_context(
@@ -63,8 +69,8 @@ def lookup_context(
     that name it; without a paragraph of its own, the best-ranked sentences for its lookup. Never the other
     entity's paragraph: the comparison is the program's."""
     name, other = comparison.names[which], comparison.names[1 - which]
-    own = own_paragraphs(name, sentences)
-    excluded = own_paragraphs(other, sentences) - own
+    own = own_paragraphs(name, sentences, comparison.spelled[which])
+    excluded = own_paragraphs(other, sentences, comparison.spelled[1 - which]) - own
     chosen = [s for s in sentences if s.paragraph.index in own and s.sentence.index < OWN_SENTENCES]
     chosen += [
         s
@@ -172,6 +178,25 @@ def decide(comparison: Comparison, first: Lookup, second: Lookup) -> str | None:
     return comparison.spelled[winner]
 
 
+def ask_both(
+    llm: LLM,
+    question: str,
+    comparison: Comparison,
+    sentences: Sequence[ContextSentence],
+    shown: Sequence[ContextSentence],
+) -> tuple[Lookup, Lookup] | PathAnswer | None:
+    """The two entities' lookups, the second asked only when the first answered; an empty answer with the failure
+    when the server was down or slow, None when a reply is unusable."""
+    first = ask_lookup(llm, question, comparison, 0, sentences, shown)
+    second = ask_lookup(llm, question, comparison, 1, sentences, shown) if isinstance(first, Lookup) else None
+    for part in (first, second):
+        if isinstance(part, str):
+            return PathAnswer("baseline", "", (), (), "comparison-by-parts", (), 0, failure=part)
+    if not isinstance(first, Lookup) or not isinstance(second, Lookup):
+        return None
+    return first, second
+
+
 def compare_by_parts(
     llm: LLM,
     question: str,
@@ -182,13 +207,10 @@ def compare_by_parts(
     """The comparison answered from two lookups (`sentences`: all of the item's, keys `S<n>`; `shown`: what the
     single-call reader would see); None when it cannot be decided, so the caller falls back. When the server was
     down or slow the answer is empty with that failure, as the single reader's would be, so a resume asks again."""
-    first = ask_lookup(llm, question, comparison, 0, sentences, shown)
-    second = ask_lookup(llm, question, comparison, 1, sentences, shown) if isinstance(first, Lookup) else None
-    for part in (first, second):
-        if isinstance(part, str):
-            return PathAnswer("baseline", "", (), (), "comparison-by-parts", (), 0, failure=part)
-    if not isinstance(first, Lookup) or not isinstance(second, Lookup):
-        return None
+    both = ask_both(llm, question, comparison, sentences, shown)
+    if not isinstance(both, tuple):
+        return both
+    first, second = both
     answer = decide(comparison, first, second)
     if answer is None:
         return None
@@ -202,15 +224,37 @@ def compare_by_parts(
     )
     steps = (*(Step(x.question, _step_answer(x), x.sentences) for x in (first, second)), verdict)
     shown_keys = {s.key for i in (0, 1) for s in lookup_context(comparison, i, sentences, shown)}
+    facts = [lookup_fact(x, sentences, spelled) for x, spelled in zip((first, second), comparison.spelled, strict=True)]
+    titles = list(dict.fromkeys(s.paragraph.title for s in sentences))
+    date = comparison.kind in ("earlier", "later")
+    # "Are A and B both …?" asks a yes/no property, not a relation: no triple.
+    evidence = (
+        ()
+        if comparison.kind == "both"
+        else comparison_evidence(question, comparison.names, facts, date=date, titles=titles)
+    )
     return PathAnswer(
         path="baseline",
         answer=answer,
         sentences=tuple(cited),
         steps=steps,
         steps_source="comparison-by-parts",
-        evidence=(),
+        evidence=evidence,
         shown=len(shown_keys),
     )
+
+
+def lookup_fact(lookup: Lookup, sentences: Sequence[ContextSentence], spelled: str = "") -> Fact:
+    """What an evidence triple needs of a lookup: the title of the entity's paragraph (`own_paragraphs`, with the
+    name as the question spells it: the one its first citation lies in when that is one of them, else the first,
+    else the name), its value and the texts of its citations (first first)."""
+    by_key = {s.key: s for s in sentences}
+    cited = [by_key[k] for k in lookup.sentences if k in by_key]
+    own = own_paragraphs(lookup.name, sentences, spelled)
+    title = next((s.paragraph.title for s in cited if s.paragraph.index in own), None)
+    if title is None:
+        title = next((s.paragraph.title for s in sentences if s.paragraph.index in own), lookup.name)
+    return Fact(title, lookup.value, tuple(s.text for s in cited), lookup.question)
 
 
 def _step_answer(lookup: Lookup) -> str:

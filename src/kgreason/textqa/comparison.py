@@ -165,7 +165,7 @@ def question_names(question: str, paragraphs: Sequence[Paragraph]) -> tuple[str,
     return first, second
 
 
-def _without_names(question: str, names: Sequence[str]) -> str:
+def without_names(question: str, names: Sequence[str]) -> str:
     text = question
     for name in names:
         text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", text, flags=re.IGNORECASE)
@@ -199,7 +199,7 @@ def _counted(after: str) -> bool:
     return word in IRREGULAR_PLURALS or (word.endswith("s") and not word.endswith(("ss", "ous", "us", "is")))
 
 
-def _is_choice(question: str, names: tuple[str, str]) -> bool:
+def is_choice(question: str, names: tuple[str, str]) -> bool:
     """The question asks which of the two: "A or B" between them, or a which/who sentence after naming both."""
     a_end = _spans(question, names[0])[0][1]
     b_start = _spans(question, names[1])[0][0]
@@ -220,7 +220,7 @@ def _date_lookups(question: str, names: tuple[str, str]) -> tuple[str, str]:
     question's, else the default."""
     a_start, a_end = _spans(question, names[0])[0]
     b_start = _spans(question, names[1])[0][0]
-    common = date_lookup(_without_names(question, names)) or DATE_DEFAULT
+    common = date_lookup(without_names(question, names)) or DATE_DEFAULT
     own = (date_lookup(question[:a_start]), date_lookup(question[a_end:b_start]))
     return (own[0] or common).format(name=names[0]), (own[1] or common).format(name=names[1])
 
@@ -230,18 +230,18 @@ def detect_comparison(question: str, paragraphs: Sequence[Paragraph]) -> Compari
     names = question_names(question, paragraphs)
     if names is None or not all(_spans(question, n) for n in names):
         return None
-    rest = _without_names(question, names)
+    rest = without_names(question, names)
     if RELATED_ENTITY.search(rest):
         return None
     if is_yes_no(question):
         return _yes_no_comparison(question, names, rest)
     kind = choice_kind(rest)
-    if kind is None or not _is_choice(question, names):
+    if kind is None or not is_choice(question, names):
         return None
-    return Comparison(kind, names, _spelled(question, names), _lookups(question, kind, names), yes_no=False)
+    return Comparison(kind, names, spelled_names(question, names), _lookups(question, kind, names), yes_no=False)
 
 
-def _spelled(question: str, names: tuple[str, str]) -> tuple[str, str]:
+def spelled_names(question: str, names: tuple[str, str]) -> tuple[str, str]:
     out = []
     for name in names:
         start, end = _spans(question, name)[0]

@@ -16,6 +16,7 @@ from typing import Any
 from kgreason.llm.types import LLM, ChatMessage
 from kgreason.textqa.answers import PathAnswer, Step
 from kgreason.textqa.context import ContextSentence
+from kgreason.textqa.evidence import step_evidence
 
 MAX_STEPS = 3
 MAX_CITED_PER_STEP = 3
@@ -114,6 +115,6 @@ def read_answer(llm: LLM, question: str, sentences: Sequence[ContextSentence]) -
         sentences=tuple(sorted(cited, key=order.__getitem__)),
         steps=steps,
         steps_source="llm-decomposition",
-        evidence=(),
+        evidence=step_evidence(steps, sentences),
         shown=len(sentences),
     )

@@ -34,6 +34,7 @@ from kgreason.textqa.outputs import answer_record, musique_prediction_lines, wik
 from kgreason.textqa.paragraphs import DEFAULT_PARAGRAPHS, choose_paragraphs, paragraph_context
 from kgreason.textqa.reader import read_answer
 from kgreason.textqa.records import TextQAItem, TextQASet
+from kgreason.textqa.related import detect_related_comparison, related_by_parts
 from kgreason.textqa.retrieval import RetrieverName, rank_sentences, select_context
 from kgreason.textqa.second_round import second_round_context
 from kgreason.textqa.support import Completion, complete_support
@@ -51,6 +52,9 @@ COMPARE_BY_PARTS_DEFAULT = True
 # HotpotQA items 50-99 (design) and 0-49 (held out) it raised the detected bridges' answer F1 0.323 -> 0.799 and
 # 0.241 -> 0.744 (docs/textqa.md, Measured).
 BRIDGE_BY_PARTS_DEFAULT = True
+# A comparison by an attribute of a related entity ("Which film has the director born earlier, A or B?") is answered
+# by parts (textqa.related): the program finds each entity's related one, one lookup each, compared in code.
+COMPARE_RELATED_BY_PARTS_DEFAULT = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +73,8 @@ class TextQASettings:
     compare_by_parts: bool = COMPARE_BY_PARTS_DEFAULT
     # A bridge found in the question: the program makes the first hop, one lookup over the second paragraph.
     bridge_by_parts: bool = BRIDGE_BY_PARTS_DEFAULT
+    # A comparison of two entities' related entities ("the director born earlier"): a hop and a lookup each.
+    compare_related_by_parts: bool = COMPARE_RELATED_BY_PARTS_DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +151,12 @@ def baseline_answer(
             parts = compare_by_parts(llm, item.question, comparison, context_sentences(item), shown)
             if parts is not None:
                 return parts
+    if settings.compare_related_by_parts:
+        related = detect_related_comparison(item.question, item.paragraphs)
+        if related is not None:
+            answer = related_by_parts(llm, item.question, related, context_sentences(item), shown)
+            if answer is not None:
+                return answer
     if settings.bridge_by_parts:
         bridge = detect_bridge(item.question, item.paragraphs)
         if bridge is not None:

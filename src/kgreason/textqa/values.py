@@ -113,6 +113,22 @@ def english_date(text: str) -> DateValue | None:
     return best[2] if best is not None else None
 
 
+def english_dates(text: str) -> list[DateValue]:
+    """Every date `text` states, in reading order; where two readings overlap the earlier-starting, more specific one
+    is kept ("March 3, 1994" rather than its "1994")."""
+    found: list[tuple[int, int, int, DateValue]] = []
+    for rank, (kind, pattern) in enumerate(_DATE_PATTERNS):
+        for m in pattern.finditer(text):
+            value = _value(kind, m)
+            if value is not None:
+                found.append((m.start(), rank, m.end(), value))
+    kept: list[tuple[int, int, int, DateValue]] = []
+    for start, rank, end, value in sorted(found):
+        if not any(start < e and s < end for s, _, e, _ in kept):
+            kept.append((start, rank, end, value))
+    return [value for _, _, _, value in kept]
+
+
 def english_number(text: str) -> float | None:
     """The first number `text` states ("1,200", "3.5 million", "twelve"), or None."""
     digits = _NUMBER.search(text)
