@@ -36,6 +36,9 @@ from kgreason.data.loader import load_dataset
 from kgreason.data.records import AnswerRecord, Dataset, Question
 from kgreason.eval.official import ScoreReport, score_records
 from kgreason.kg.index import KGIndex
+from kgreason.llm.config import LLMConfig
+from kgreason.llm.factory import close_llm, create_llm
+from kgreason.llm.types import LLM
 from kgreason.reason import lexicon
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner, verify_path
@@ -105,7 +108,7 @@ def learned(dataset: Dataset, doc_ids: set[str]) -> Conventions:
     return conv
 
 
-def answer_all(dataset: Dataset, setting: Setting) -> dict[str, AnswerRecord] | None:
+def answer_all(dataset: Dataset, setting: Setting, llm: LLM | None = None) -> dict[str, AnswerRecord] | None:
     """Every question answered under `setting`; conventions learned per the setting's rule (None: the setting
     needs a model that is not installed)."""
     matcher = learned_matcher() if setting.learned_matcher else None
@@ -123,7 +126,7 @@ def answer_all(dataset: Dataset, setting: Setting) -> dict[str, AnswerRecord] | 
     out: dict[str, AnswerRecord] = {}
     with relation_synonyms(setting.synonyms):
         for conv, doc_ids in plans:
-            reasoner = Reasoner(dataset, setting.config, conventions=conv, relations=matcher)
+            reasoner = Reasoner(dataset, setting.config, conventions=conv, relations=matcher, llm=llm)
             for q in dataset.questions:
                 if q.doc_id in doc_ids:
                     out[q.query_id] = reasoner.answer(q).record
@@ -212,10 +215,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--speed-questions", type=int, default=1100, help="replicate ccks_ext_dev to this many")
     ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument(
+        "--llm",
+        default="none",
+        help="model that chooses among close candidates (docs/llm.md); with one, only the full setting and the "
+        "conventions learned from the other documents run, timed, and no speed table",
+    )
     args = ap.parse_args(argv)
     print(
         "command: .venv/bin/python benchmarks/bench_generalise.py " + " ".join(sys.argv[1:] if argv is None else argv)
     )
+    llm = None if args.llm == "none" else create_llm(args.llm, LLMConfig.from_env(response_cache=False))
+    try:
+        return _report(args, llm)
+    finally:
+        if llm is not None:
+            close_llm(llm)
+
+
+def _report(args: argparse.Namespace, llm: LLM | None) -> int:
     loaded: dict[str, Dataset] = {}
     for name, path in SETS.items():
         if not path.is_dir():
@@ -229,7 +247,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             "convention-free view"
         )
         for setting in settings():
-            records = answer_all(dataset, setting)
+            if llm is not None and setting.label not in ("full", "conventions learned, other documents"):
+                continue
+            t0 = time.monotonic()
+            records = answer_all(dataset, setting, llm)
+            if llm is not None:
+                print(
+                    f"    ({args.llm}: {(time.monotonic() - t0) / max(1, len(dataset.questions)):.2f} s per question)"
+                )
             if records is None:
                 print(f"  {setting.label}: skipped")
                 continue
@@ -238,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if setting.label == "full":
                 found, total, bad = evidence_checks(records, dataset)
                 print(f"    non-derived output triples in the KG: {found}/{total}; derived triples that fail: {bad}")
-    if not args.no_speed and "ccks_ext_dev" in loaded:
+    if llm is None and not args.no_speed and "ccks_ext_dev" in loaded:
         speed(loaded["ccks_ext_dev"], args.speed_questions)
     return 0
 
