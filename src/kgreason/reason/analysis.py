@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
@@ -27,6 +28,7 @@ from kgreason.reason.lexicon import (
     EXCLUDE_FRAMES,
     KIND_MEASURE_WORDS,
     MEASURE_WORDS,
+    NAME_ASKING_VERBS,
     NEGATION_MARKERS,
     NUMBER_QUESTION_PATTERNS,
     NUMERIC_COMPARATORS,
@@ -381,6 +383,7 @@ def _type_word(
     return "", 0, 0
 
 
+@lru_cache(maxsize=4096)
 def _expanded(word: str, vocabulary: frozenset[str]) -> str:
     """The one shortest KG word that `word` abbreviates — the same first character, the others in order
     (`航母` -> `航空母舰`); "" when there is none or several."""
@@ -718,7 +721,7 @@ def _names_own_relation(index: KGIndex, key: str, word: str) -> bool:
     return any(e.forward and word in e.relation for k in group for e in index.edges(k))
 
 
-_NAME_ASKED = re.compile(r"(?:叫做|叫|名叫|称为|称作)(?:什么|啥)")
+_NAME_ASKED = re.compile(f"(?:{'|'.join(sorted(NAME_ASKING_VERBS, key=len, reverse=True))})(?:什么|啥)")
 
 
 def _names_described(nq: str, mentions: list[Mention]) -> bool:

@@ -295,13 +295,14 @@ def check_entity(
     nodes = _priority_nodes(index, chain)
     if marked == "exclude":
         return _check_excluded(index, chain, nodes[0], key, text, max_hops)
-    via = connect(index, nodes[:1], key, max_hops=1) or connect(index, nodes, key, max_hops=1)
-    if via is not None and not siblings and _is_sibling(chain, via):
-        via = None
+
+    def reach(sources: list[str], hops: int) -> Chain | None:
+        via = connect(index, sources, key, max_hops=hops)
+        return None if via is not None and not siblings and _is_sibling(chain, via) else via
+
+    via = reach(nodes[:1], 1) or reach(nodes, 1)
     if via is None and max_hops > 1:
-        via = connect(index, nodes[:1], key, max_hops=max_hops)
-        if via is not None and not siblings and _is_sibling(chain, via):
-            via = None
+        via = reach(nodes[:1], max_hops)
     role = entity_role(index, key, via, marked)
     if role == "camp" and any(w in index.types_text(key) for w in COUNTRY_TYPE_WORDS):
         role = "country"  # a side that the KG types as a country (conventions may key it apart: `country`)

@@ -293,6 +293,8 @@ THING_TYPE_HINTS = ("装备", "武器", "舰", "艇", "飞机", "车", "导弹")
 # What a question asks when it asks only the name of the thing it picked out (`射程较近的那种叫什么`): the verb
 # before the question word.
 NAMING_VERBS: tuple[str, ...] = ("叫做", "叫", "名叫", "称为", "名字是", "名称是", "是")
+# The verbs of `…叫什么`: a name is asked (not `是什么`, which asks anything).
+NAME_ASKING_VERBS: tuple[str, ...] = ("叫做", "叫", "名叫", "称为", "称作")
 # Demonstratives before a measure word (`那次阅兵`, `这一艘`): the question points with them.
 DEMONSTRATIVES = "那这"
 # Function characters that end a noun phrase (`“飞鱼”导弹击中的…`: the noun after a quoted name stops at `的`).

@@ -315,8 +315,7 @@ def _type_word_score(type_word: str, hay: str, match: float, mismatch: float) ->
     if not (n >= 2 or (n == 1 and len(type_word) == 1)):
         return -mismatch
     # Chinese nouns end in their head (`航空站` is a 站): sharing only the modifier (`航空兵…中队`) is no kind match
-    head = next((k for k in range(len(type_word), 0, -1) if type_word[-k:] in hay), 0)
-    if head == 0:
+    if type_word[-1] not in hay:
         return -mismatch
     return match * n / len(type_word)
 

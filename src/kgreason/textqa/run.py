@@ -145,28 +145,29 @@ def baseline_answer(
 ) -> PathAnswer:
     """The baseline reader's answer to the shown sentences, read again over more of them after a second round; a
     comparison is answered by parts when that is on and decides it, a bridge likewise."""
+    sentences = context_sentences(item)
     if settings.compare_by_parts:
         comparison = detect_comparison(item.question, item.paragraphs)
         if comparison is not None:
-            parts = compare_by_parts(llm, item.question, comparison, context_sentences(item), shown)
+            parts = compare_by_parts(llm, item.question, comparison, sentences, shown)
             if parts is not None:
                 return parts
     if settings.compare_related_by_parts:
         related = detect_related_comparison(item.question, item.paragraphs)
         if related is not None:
-            answer = related_by_parts(llm, item.question, related, context_sentences(item), shown)
+            answer = related_by_parts(llm, item.question, related, sentences, shown)
             if answer is not None:
                 return answer
     if settings.bridge_by_parts:
         bridge = detect_bridge(item.question, item.paragraphs)
         if bridge is not None:
-            hops = bridge_by_parts(llm, item.question, bridge, context_sentences(item))
+            hops = bridge_by_parts(llm, item.question, bridge, sentences)
             if hops is not None:
                 return hops
     first = read_answer(llm, item.question, shown)
     if not settings.second_round:
         return first
-    wider = second_round_context(item.question, first, context_sentences(item), shown, settings.retriever, embedder)
+    wider = second_round_context(item.question, first, sentences, shown, settings.retriever, embedder)
     if wider is None:
         return first
     second = read_answer(llm, item.question, wider)
