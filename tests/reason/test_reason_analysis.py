@@ -262,3 +262,9 @@ def test_a_separator_dropped_by_normalising_still_ends_a_latin_name() -> None:
     assert [t for t, _, _ in links(idx, "J-20、F-22和F-22A中，哪一个首飞最早？")] == ["J-20", "F-22", "F-22A"]
     # a hyphen inside a designation is no separator: `F-22A` is not `F-22`
     assert [n for _, n, _ in links(idx, "F-22A的首飞时间是什么？")] == ["F-22A"]
+
+
+def test_an_elliptical_question_ending_on_time_asks_a_date(index: KGIndex) -> None:
+    # `…的时间是？` asks a date though no question word follows; a duration (`多长时间`) does not
+    assert run(index, "大黄蜂号航空母舰访问珍珠港的时间是？").form == "time"
+    assert run(index, "中途岛作战计划持续了多长时间？").form != "time"

@@ -158,6 +158,19 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("东海编队", "编队", "加入舰艇", "丁舰", "装备"),
     ("丙舰", "装备", "隶属于", "巽国海军", "组织"),
     ("丁舰", "装备", "隶属于", "坤国海军", "组织"),
+    ("雷鸣火箭炮首次实战", "事件", "使用装备", "雷鸣火箭炮", "装备"),
+    ("雷鸣火箭炮首次实战", "事件", "发生地点", "北境", "地点"),
+    ("雷鸣火箭炮改进型首次公开展示", "事件", "展示装备", "雷鸣火箭炮", "装备"),
+    ("雷鸣火箭炮改进型首次公开展示", "事件", "发生场合", "第三届南港航展", "事件"),
+    ("海燕中队首次公开亮相", "事件", "参展部队", "海燕中队", "部队"),
+    ("海燕中队首次公开亮相", "事件", "所在场合", "第二届南港国际航空航天博览会", "事件"),
+    ("第二届南港国际航空航天博览会", "事件", "简称", "第二届南港航展", "事件"),
+    ("白沙号首次试航", "事件", "试航舰艇", "白沙号", "装备"),
+    ("白沙号首次试航", "事件", "发生时间", "2009年12月1日", "时间"),
+    ("白沙号首次试航", "事件", "原型编号", "2009", "代号"),
+    ("北军首次使用赤霄导弹", "事件", "执行方", "北军", "组织"),
+    ("北军首次使用赤霄导弹", "事件", "使用武器", "赤霄导弹", "装备"),
+    ("北军首次使用赤霄导弹", "事件", "发生时间", "2019年3月", "时间"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -822,3 +835,61 @@ def test_the_name_of_a_described_thing_is_asked_not_another_name_of_the_anchor()
     # not EF21's code name
     rec = answer("加入EF21的巽国军舰叫什么？", "L2")
     assert rec.answers == ("丙舰",)
+
+
+def test_an_event_named_in_pieces_without_its_kind() -> None:
+    # `青岚号是在哪一天遇袭的`: the question spells 青岚号遇袭事件 in pieces around its question word, 事件 (the node's
+    # own KG type) left out; one fact of that event answers it
+    rec = answer("青岚号是在哪一天遇袭的？", "L1")
+    assert rec.answers == ("2014年6月3日",)
+    assert rec.main_path == (("青岚号遇袭事件", "发生时间", "2014年6月3日"),)
+
+
+def test_an_event_named_with_a_word_in_a_synonym() -> None:
+    # `第一次试航` for `首次试航` (too few of the name's bigrams left for a fuzzy link); `第一次实战` with the pieces
+    # in another order
+    assert answer("白沙号第一次试航是在哪一天？", "L1").answers == ("2009年12月1日",)
+    assert answer("雷鸣火箭炮第一次实战是在哪里？", "L1").answers == ("北境",)
+    assert answer("雷鸣火箭炮是在哪里第一次实战的？", "L1").answers == ("北境",)
+
+
+def test_a_name_is_never_linked_across_the_question_word() -> None:
+    # `雷鸣火箭炮的改进型是在哪次航展上首次公开展示的`: the event's parts lie on both sides of `哪次航展`; the
+    # asked noun stays the asked noun
+    rec = answer("雷鸣火箭炮的改进型是在哪次航展上首次公开展示的？", "L1")
+    assert rec.answers == ("第三届南港航展",)
+
+
+def test_a_kind_asked_matches_another_name_of_the_node() -> None:
+    # `哪一届航展`: the node's short name (`第二届南港航展`) says it is a 航展, its full name does not
+    rec = answer("海燕中队首次公开亮相是在哪一届航展上？", "L1")
+    assert rec.answers == ("第二届南港国际航空航天博览会",)
+
+
+def test_a_when_question_is_answered_by_a_date() -> None:
+    # `原型…哪一天`: the prototype's number (`原型编号 2009`, typed as a code) matches more words but is no date
+    rec = answer("白沙号原型是在哪一天首次试航的？", "L1")
+    assert rec.answers == ("2009年12月1日",)
+
+
+def test_a_party_asked_is_never_a_place_and_the_pieces_still_name_the_relation() -> None:
+    # `东海对峙事件` spelled in pieces (东海, 对峙, its kind 事件 left out): 对峙 is a piece of the name and the
+    # evidence for 对峙方 alike; `谁` asks the party, not the place (`发生` of `发生了对峙` spells 发生地点)
+    rec = answer("青岚号在东海和谁发生了对峙？", "L1")
+    assert rec.answers == ("甲国海军",)
+    assert rec.main_path == (("东海对峙事件", "对峙方", "甲国海军"),)
+
+
+def test_a_one_character_synonym_as_the_short_form_of_a_names_word() -> None:
+    # `第一次用` for `首次使用`: two words of the event's name reworded, one of them to its one-character form
+    assert answer("北军是哪一天第一次用赤霄导弹的？", "L1").answers == ("2019年3月",)
+
+
+def test_which_class_asks_the_kind_not_the_thing() -> None:
+    # `哪一级驱逐舰`: the class of the described ship, not the ship (a 驱逐舰 too)
+    assert answer("与甲国海军在东海对峙的军舰属于哪一级驱逐舰？", "L2").answers == ("甲型驱逐舰",)
+
+
+def test_an_asked_noun_the_kg_does_not_use_matches_by_its_head() -> None:
+    # `什么飞机`: no KG word; its head 机 ends `疾风攻击机`, not the missile the same event used
+    assert answer("向青岚号发射导弹的是什么飞机？", "L2").answers == ("疾风攻击机",)

@@ -365,6 +365,10 @@ def _type_word(
         # (or a verb: `在哪个州总装` — a longer word it starts would have matched above)
         if rest[:1] in endings:
             return rest[:1], at, at + 1
+        # a two-character noun the KG does not use whose head (its last character) ends KG names (`什么飞机` with
+        # `超级军旗攻击机`): the kind asked, matched by that head
+        if len(rest) >= 2 and rest[1] in endings and rest[:2] not in relations:
+            return rest[:2], at, at + 2
     for m in _TYPE_WORD_BEFORE.finditer(nq):
         head = nq[max(0, m.start() - 8) : m.start()]
         if "的" not in head:
@@ -801,6 +805,10 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
             if m.how in ("exact", "core")
             or not ((m.start < tw_end and tw_start < m.end) or nq[m.start : m.end] == type_word)
         ]
+    if type_word and _ASKS_CATEGORY.search(nq):
+        # `哪一级驱逐舰` with `X 类型 驱逐舰` in the KG: a kind of the asked noun is asked; the noun, a kind the KG
+        # states as a value, is no anchor the answer must connect to
+        kept = [m for m in kept if not (m.start == tw_start and m.end == tw_end and _is_category(index, m.key))]
     if type_word and nq[tw_end : tw_end + 1] == "的":
         # `属于哪个型号的驱逐舰`: a kind the KG states as a value (`X 类型 驱逐舰`) right after the asked noun is the
         # kind of the answer, not a name the answer must connect to
@@ -823,13 +831,17 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.
     relation_names = index.relation_names
     spans = [
-        (m.start, m.end) for m in kept if not _in_relation_name(m.key, relation_names) and m.how != "group"
+        (m.start, m.end)
+        for m in kept
+        if not _in_relation_name(m.key, relation_names) and m.how not in ("group", "composed")
     ] + window_spans
     # The asked-for noun is matched against the answer's type, not against relations — unless it is a relation
     # name itself (`…的性能特点有哪些`).
     # (`有几个侧弹舱` with `侧弹舱数量` in the KG: a count the KG states under the counted noun's name).
     counted = form == "count" and any(r.startswith(type_word) for r in relation_names)
-    if type_word and type_word not in relation_names and not counted:
+    # (a noun the KG does not use, matched by its head only, stays among the words: it may still name a relation)
+    known = len(type_word) == 1 or type_word in index.vocabulary
+    if type_word and type_word not in relation_names and not counted and known:
         spans.append((tw_start, tw_end))
     excluded = _exclusions(q, kept)
     roles = _roles(nq, kept, index, excluded)

@@ -48,6 +48,10 @@ RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
     )
 )
 
+# The interrogatives themselves: a name the question spells never spans one
+# (`歼-20的国产发动机是在哪次航展上首次公开展示` is no fuzzy spelling of the event `歼-20国产发动机首次公开展示`).
+INTERROGATIVES: tuple[str, ...] = ("哪", "什么", "谁", "多少", "几", "何")
+
 # Question words and function words: they say what is asked, not which relation (removed before relation
 # matching). One-character words are only those that rarely sit inside a name or term (`中` is in `中队`).
 QUESTION_WORDS: tuple[str, ...] = (
@@ -248,7 +252,7 @@ COPULAS: tuple[str, ...] = ("是", "为")
 # Degree adverbs that open a comparison (`首飞时间最晚`, `射程更远`, `较早`).
 DEGREE_MARKERS: tuple[str, ...] = ("最", "更", "较")
 # Questions that ask for a category itself (`哪一类导弹` -> the category, not a member of it).
-CATEGORY_QUESTION_PATTERNS: tuple[str, ...] = (r"哪一?类", r"什么类", r"何类", r"哪种类")
+CATEGORY_QUESTION_PATTERNS: tuple[str, ...] = (r"哪一?类", r"什么类", r"何类", r"哪种类", r"哪一?级", r"什么级")
 TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中", "时", "当年", "间")
 
 # Words of the questions' answer forms.
@@ -285,9 +289,10 @@ CONVERSE_WORDS: tuple[tuple[str, str], ...] = (
     ("上级", "下级"),
 )
 # Measure words (classifiers) after 几 / 多少 / 哪一 / 那一: `几艘`, `多少名`, `哪一型`, `那一次`.
-MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届"
+MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届级"
 EVENT_MEASURE_WORDS = "次场起届"  # the measure words that count events (`哪一次`, `哪一场`)
-KIND_MEASURE_WORDS = "种型款类"  # the measure words that ask for a kind (`哪一型`), not one thing (`哪一艘`)
+# the measure words that ask for a kind (`哪一型`, `哪一级`), not one thing (`哪一艘`)
+KIND_MEASURE_WORDS = "种型款类级"
 THING_MEASURE_WORDS = "艘架辆枚门"  # the measure words that count vessels, aircraft, vehicles, munitions, guns
 THING_TYPE_HINTS = ("装备", "武器", "舰", "艇", "飞机", "车", "导弹")  # KG node types of such things
 # What a question asks when it asks only the name of the thing it picked out (`射程较近的那种叫什么`): the verb
@@ -315,6 +320,8 @@ TIME_QUESTION_PATTERNS: tuple[str, ...] = (
     r"哪一?月",
     r"何年",
     r"(?:时间|日期|年份)(?:是|为)?(?:什么|何|多少|哪)",
+    # an elliptical question ending on the noun (`…访问横须贺的时间是？`), not a duration (`多长时间`)
+    r"(?<!多长)(?<!多少)(?<!长)(?:时间|日期|年份)(?:是|为)?$",
     r"(?:于|在)何",
     r"什么日期",
 )

@@ -10,6 +10,8 @@ names the question shortens or rewords:
 - group: a word the question quotes, with the noun after it, inside a few longer names (`“飞鱼”导弹` ->
   `AM39飞鱼导弹` and `MM38飞鱼导弹`); all of them link, and the words stay for relation matching (the same kind of
   link as the shared words used when nothing else links);
+- composed: a descriptive name spelled in pieces, in any order, one word possibly in a synonym, its own KG kind
+  left out (`格拉摩根号是在哪一天遇袭的` -> `格拉摩根号遇袭事件`); its pieces stay for relation matching too;
 - gapped: every character of a short name, in order, with at most two characters between them, starting and
   ending on the name's own first and last characters (`侧面弹舱` -> `侧弹舱`): the question says in full what the
   KG abbreviates.
@@ -24,12 +26,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kgreason.kg.index import KGIndex
-from kgreason.reason.lexicon import CAMP_RELATION_HINTS, PHRASE_END_CHARS
+from kgreason.reason.lexicon import CAMP_RELATION_HINTS, INTERROGATIVES, PHRASE_END_CHARS, RELATION_SYNONYMS
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
 
-LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "group"]
+LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "group", "composed"]
 
 MIN_NAME_CHARS = 2  # a one-character name would match almost any question
 PARTIAL_MIN_CHARS = 3
@@ -41,10 +43,15 @@ QUOTED_GROUP_MAX = 6  # a quoted word inside more names than this is a common wo
 GAPPED_MIN_CHARS = 3
 GAPPED_MAX_INSERTED = 2  # characters the question may add inside a name it spells in full (`侧面弹舱` ~ `侧弹舱`)
 GAPPED_SCORE = 0.7
+COMPOSED_MIN_CHARS = 5  # a shorter name spelled in pieces is too likely a coincidence (and two pieces at least)
+COMPOSED_MIN_COVERAGE = 1.0  # every character: one left out (`约克城号航空母舰` for `约克城级`) changes the thing
+COMPOSED_SCORE = 0.8
+SYNONYM_VARIANT_SCORE = 0.9  # a name spelled with one word in a synonym (`第一次` for `首次`)
 SIDE_START_CHARS = 2
 SIDE_START_SCORE = 0.6
 SHORT_NUMBER_WINDOW = 6  # a short number links when its relation's name ends this close before it (`舷号为105`)
 
+_HAN_WORD = re.compile(r"[\u4e00-\u9fff]{2}")  # a composed name's own words: two Chinese characters at least
 _NAME_PARTS = re.compile(r"[·・•‧]")  # between the parts of a transliterated name
 _BRACKETED = re.compile(r"[（(\[【「『〈《][^）)\]】」』〉》]*[）)\]】」』〉》]")
 
@@ -71,6 +78,18 @@ def _core(name: str) -> str:
     return normalize_text(_BRACKETED.sub("", name))
 
 
+def synonym_variants(name: str) -> list[str]:
+    """The name with one of its words (two characters or more) replaced by another word of the same synonym group
+    (`kgreason.reason.lexicon.RELATION_SYNONYMS`): how a user rewords a descriptive name (an event's, mostly)."""
+    out: list[str] = []
+    for group in RELATION_SYNONYMS:
+        for word in group:
+            if len(word) < 2 or word not in name:
+                continue
+            out.extend(name.replace(word, other, 1) for other in group if len(other) >= 2 and other not in name)
+    return sorted(set(out) - {name})
+
+
 def _bigrams(s: str) -> list[str]:
     return [s[i : i + 2] for i in range(len(s) - 1)]
 
@@ -86,6 +105,7 @@ class NameTable:
         self.part_lengths: set[int] = set()
         self.names: dict[str, str] = {}  # key -> the name spelling used for parts / bigrams
         self.by_first: dict[str, list[str]] = defaultdict(list)  # first character -> keys (gapped links)
+        self.bare: dict[str, str] = {}  # key -> its name without a trailing kind of its own (composed links)
         self.words = index.vocabulary
         # short numbers (`105`) are no names by themselves, but they are when the question says whose they are
         self.short_numbers: dict[str, set[str]] = defaultdict(set)  # number -> normalised relations reaching it
@@ -102,6 +122,12 @@ class NameTable:
             if len(core) >= MIN_NAME_CHARS and core != key:
                 self.exact[core].append((key, "core", 0.95))
                 self.lengths.add(len(core))
+            if node.kind == "entity":
+                # `歼-20第一次试飞` for the event `歼-20首次试飞`: a name spelled with one of its words in a synonym
+                for variant in synonym_variants(core or key):
+                    if variant not in index.nodes:
+                        self.exact[variant].append((key, "core", SYNONYM_VARIANT_SCORE))
+                        self.lengths.add(len(variant))
             if node.kind != "entity":
                 continue
             name = core or key
@@ -123,6 +149,9 @@ class NameTable:
             if n >= FUZZY_MIN_NAME_CHARS:
                 for bg in set(_bigrams(name)):
                     self.bigrams[bg].add(key)
+                # the name without a kind the KG gives the node (`格拉摩根号遇袭事件`, typed 事件): a user leaves it out
+                bare = next((name[: -len(t)] for t in node.types if len(t) >= 2 and name.endswith(t)), name)
+                self.bare[key] = bare
         # A part from inside names is a name only when one node has it; `驱逐舰` in several ship names is a
         # category word, not a mention of any of them (kept apart: the last resort when nothing else links).
         for part, keys in inner.items():
@@ -204,11 +233,15 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         found.extend(_fuzzy(table, q))
         found.extend(_gapped(table, q))
         found.extend(_side_starts(table, q))
-    if not found:
+    composed = _composed(table, q) if fuzzy else []
+    if not found and not composed:
         # a group, not rivals: every node sharing the word is kept (they overlap by design); failing that, the
         # longest words the question shares with the inside of one name each (`海上阅兵`)
         return sorted(_shared(table, q) or _inner(table, q), key=lambda m: (m.start, m.key))
     chosen = _select(found)
+    # a name spelled in pieces: the pieces no other link took (`伊丽莎白女王号航母访问横须贺`: 横须贺 is a partial
+    # link of 横须贺访问, 访问 a piece of it)
+    chosen += _select([m for m in composed if not any(m.start < t.end and t.start < m.end for t in chosen)])
     return sorted(chosen + _quoted_groups(table, q, chosen), key=lambda m: (m.start, m.key))
 
 
@@ -354,8 +387,78 @@ def _fuzzy(table: NameTable, q: MappedText) -> list[Mention]:
         start, end = min(pos), max(pos) + 2
         if end - start > 1.5 * len(name) + 1:
             continue
+        if _spans_interrogative(nq[start:end], name):
+            continue  # the name's parts lie around the question's own question word: a composed link's case
         out.append(Mention(start, end, q.verbatim(start, end), key, "fuzzy", round(0.9 * hits / len(bgs), 3)))
     return out
+
+
+def _composed(table: NameTable, q: MappedText) -> list[Mention]:
+    """A descriptive name the question spells in pieces, in any order, a piece possibly in a synonym:
+    `格拉摩根号是在哪一天遇袭的` (`格拉摩根号遇袭事件`, its kind 事件 left out), `海马斯首批是什么时候运抵乌克兰的`
+    (`首批海马斯运抵乌克兰`), `乌军第一次动用陆军战术导弹` (`乌军首次使用陆军战术导弹`).
+
+    Each piece of two characters or more that the question holds links the node; with the synonyms and single
+    characters between pieces they must spell all of the name. `link_mentions` takes them only where no other link
+    took the node or the words. Like a group's word, a piece stays in the words matched against relations
+    (`歼-20原型机是在哪一天首次试飞的`: 首次试飞 is the event's name and `首飞时间` of 歼-20 alike); a chain from
+    the node counts the pieces as covered (`scoring.ChainScorer`)."""
+    nq = q.norm
+    grams = {nq[i : i + 2] for i in range(len(nq) - 1)}
+    hits: dict[str, int] = defaultdict(int)
+    for bg in grams:
+        for key in table.bigrams.get(bg, ()):
+            hits[key] += 1
+    out: list[Mention] = []
+    for key, n in hits.items():
+        bare = table.bare.get(key, "")
+        if n < 2 or len(table.names[key]) < COMPOSED_MIN_CHARS or len(bare) < 2 * MIN_NAME_CHARS or bare in nq:
+            continue
+        pieces, covered = _pieces(bare, nq)
+        pieces = [(a, b) for a, b in pieces if not _splits_alnum(q, a, b)]
+        if (
+            len(pieces) < 2
+            or covered / len(bare) < COMPOSED_MIN_COVERAGE
+            or not any(_HAN_WORD.search(nq[a:b]) for a, b in pieces)
+        ):
+            continue
+        score = round(COMPOSED_SCORE * covered / len(bare), 3)
+        out.extend(Mention(a, b, q.verbatim(a, b), key, "composed", score) for a, b in pieces)
+    return out
+
+
+def _pieces(name: str, nq: str) -> tuple[list[tuple[int, int]], int]:
+    """The question's spans spelling `name` piece by piece (longest first, left to right; two characters or more),
+    and how many of the name's characters they and the synonyms of its other words spell."""
+    spans: list[tuple[int, int]] = []
+    covered = [False] * len(name)
+    i = 0
+    while i < len(name) - 1:
+        j = len(name)
+        while j - i >= 2 and name[i:j] not in nq:
+            j -= 1
+        if j - i < 2:
+            i += 1
+            continue
+        at = nq.find(name[i:j])
+        spans.append((at, at + j - i))
+        covered[i:j] = [True] * (j - i)
+        i = j
+    for group in RELATION_SYNONYMS:  # a word of the name the question says in a synonym (`首次` ~ `第一次`)
+        for word in group:
+            at = name.find(word)
+            if len(word) < 2 or at < 0 or all(covered[at : at + len(word)]):
+                continue
+            # a one-character synonym only as the word's own short form (`用` for `使用`)
+            said = next((o for o in group if o != word and o in nq and (len(o) >= 2 or o in word)), None)
+            if said is not None:
+                covered[at : at + len(word)] = [True] * len(word)
+                k = nq.find(said)
+                spans.append((k, k + len(said)))
+    for i, ch in enumerate(name):  # a single character between pieces (`被` of `…将军号是被什么武器击沉的`)
+        if not covered[i] and ch in nq and (i == 0 or covered[i - 1]) and (i + 1 == len(name) or covered[i + 1]):
+            covered[i] = True
+    return sorted(set(spans)), sum(covered)
 
 
 def _gapped(table: NameTable, q: MappedText) -> list[Mention]:
@@ -366,9 +469,15 @@ def _gapped(table: NameTable, q: MappedText) -> list[Mention]:
         for key in table.by_first.get(ch, ()):
             name = table.names[key]
             end = _spell_with_gaps(nq, i, name)
-            if end and not _splits_alnum(q, i, end):
+            if end and not _splits_alnum(q, i, end) and not _spans_interrogative(nq[i:end], name):
                 out.append(Mention(i, end, q.verbatim(i, end), key, "gapped", GAPPED_SCORE))
     return out
+
+
+def _spans_interrogative(span: str, name: str) -> bool:
+    """The span a weak link covers holds a question word the name itself does not: the question's own words lie
+    between the name's parts, and they are not part of the name."""
+    return any(w in span and w not in name for w in INTERROGATIVES)
 
 
 def _spell_with_gaps(text: str, start: int, name: str) -> int:

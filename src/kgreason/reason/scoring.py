@@ -36,6 +36,7 @@ from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
 
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
+NOT_A_DATE = -2.0  # the answer-kind score of a non-date for a when-question: surer than other kind mismatches
 SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose node is not named) is unsupported
 ASKED_NAMES = 0.5  # the asked words (`…舷号是多少`) name the last relation at least this well
 
@@ -209,15 +210,18 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     node = index.nodes.get(end)
     if node is None:
         return 0.0
-    if analysis.form != "bool" and end in analysis.mention_set:
-        return -1.0  # the question names it: it is not what is asked
     is_date = index.date(end) is not None
+    if analysis.form != "bool" and end in analysis.mention_set:
+        # the question names it: it is not what is asked (and a when-question's answer is a date, see below)
+        return NOT_A_DATE if analysis.form == "time" and not is_date else -1.0
     is_qty = index.quantity(end) is not None
     types = index.types_text(end)
     rel = chain.edges[-1].relation if chain.edges else ""
     form = analysis.form
     if form == "time":
-        return 1.0 if is_date else -1.0
+        # a when-question's answer is a date: anything else is wrong however well its relation matches (`歼-20原型机是
+        # 在哪一天首次试飞的` is not answered by the prototype's number)
+        return 1.0 if is_date else NOT_A_DATE
     if form == "number":
         if is_qty:
             return 1.0
@@ -261,6 +265,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     if analysis.person:
         if any(h in types for h in PERSON_TYPE_HINTS):
             score += 1.0
+        elif index.is_place(end):
+            score -= 1.0  # `和谁发生了对峙`: a party is asked, never the place where it happened
         elif not any(h in types for h in ORGANISATION_TYPE_HINTS):
             score -= 0.5
     tw = analysis.type_word
@@ -270,13 +276,22 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         last_forward = bool(chain.edges) and chain.edges[-1].forward
         # the kinds a node has as values count, unless the kind itself is asked (`哪一类导弹` -> the category)
         kinds = "" if analysis.asks_category else category_values(index, end)
-        hay = types + node.name + (rel if last_forward else "") + kinds
+        # the node's other names count too (`第十一届中国国际航空航天博览会`, 简称 `第十一届中国航展`, is a 航展)
+        names = "".join(sorted(k for k in index.alias_group(end) if k != end))
+        hay = types + node.name + names + (rel if last_forward else "") + kinds
         if analysis.asks_category and last_forward and any(h in types + rel for h in TYPE_RELATION_HINTS):
             # `哪类舰艇` asks a kind of 舰艇: a node the KG types or reaches as a category (`类型 航空母舰`) is one,
             # whatever its name says
             score += w.type_match
         else:
-            score += _type_word_score(tw, hay, w.type_match, w.type_mismatch)
+            if len(tw) == 1 or tw in index.vocabulary:
+                kind = _type_word_score(tw, hay, w.type_match, w.type_mismatch)
+            else:
+                # a noun the KG does not use (`什么飞机`): a name ending in its head (`超级军旗攻击机`) is of that kind,
+                # less surely; nothing is ruled out by it
+                kind = w.type_match / 2 if normalize_text(node.name).endswith(tw[-1]) else 0.0
+            # `哪一级驱逐舰`: a kind is asked; a thing of that kind (`捍卫者号驱逐舰`) is not one
+            score += min(kind, 0.0) if analysis.asks_category else kind
     elif analysis.asks_event:
         score += w.type_match if names_event_type(types) else -w.type_mismatch
     elif analysis.asks_thing and any(h in types for h in THING_TYPE_HINTS):
@@ -390,6 +405,16 @@ class ChainScorer:
         self._alias_cover: dict[int, frozenset[int]] = {}
         self._kinds: dict[tuple[str, int], float] = {}
         self._prefix_hops: dict[int, float] = {}
+        # the words of a name the question spells in pieces (`link`'s composed links) stay in the residual; a chain
+        # from that node covers them
+        self._start_words: dict[str, frozenset[int]] = {}
+        for m in analysis.mentions:
+            if m.how == "composed":
+                piece = analysis.mapped.norm[m.start : m.end]
+                at = self._residual.find(piece)
+                if at >= 0:
+                    got = self._start_words.get(m.key, frozenset())
+                    self._start_words[m.key] = got | frozenset(range(at, at + len(piece)))
 
     def _hop(self, e: Edge) -> tuple[frozenset[int], float, bool]:
         """(positions covered, hop score, weak) of one edge: a hop is supported by a relation word, or by the
@@ -495,6 +520,8 @@ class ChainScorer:
         elif analysis.form != "bool" and not chain.sibling_detours:
             weak += 1  # `与X同级的另一艘航母的舷号`: what is asked shares a node with X; X's own fact is not it
         content = self._content
+        # the pieces of the start's name the question spells are covered, yet still evidence for a hop (above)
+        covered |= self._start_words.get(chain.start, frozenset())
         coverage = len(covered & content) / len(content) if content else 0.0
         mean_rel = sum(hop_scores) / len(hop_scores) if hop_scores else 0.0
         kind = self._kind(chain)

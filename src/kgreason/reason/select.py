@@ -110,9 +110,15 @@ def _members(
         return [(k, ()) for k in sel.group]
     if not sel.group:
         return []
+    # the group's own name is no word of the relation to its members (an event named after it, `X首次实战`, would
+    # spell it)
+    residual = sel.group_context or sel.context
+    for m in analysis.mentions:
+        if m.key in sel.group:
+            residual = residual.replace(normalize_text(m.text), "|")
     sub = replace(
         analysis,
-        residual=sel.group_context or sel.context,
+        residual="|".join(w for w in residual.split("|") if w),
         asked="",
         form="set",
         times=(),
