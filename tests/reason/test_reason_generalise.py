@@ -171,6 +171,11 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("北军首次使用赤霄导弹", "事件", "执行方", "北军", "组织"),
     ("北军首次使用赤霄导弹", "事件", "使用武器", "赤霄导弹", "装备"),
     ("北军首次使用赤霄导弹", "事件", "发生时间", "2019年3月", "时间"),
+    ("白沙号遇袭事件", "事件", "结果", "成功脱险", "结果"),
+    ("临川号被击沉事件", "事件", "被击沉舰船", "临川号", "装备"),
+    ("临川号被击沉事件", "事件", "攻击方", "潜龙号", "装备"),
+    ("潜龙号", "装备", "类型", "核潜艇", "类别"),
+    ("潜龙号", "装备", "隶属于", "东洋舰队", "部队"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -893,3 +898,22 @@ def test_which_class_asks_the_kind_not_the_thing() -> None:
 def test_an_asked_noun_the_kg_does_not_use_matches_by_its_head() -> None:
     # `什么飞机`: no KG word; its head 机 ends `疾风攻击机`, not the missile the same event used
     assert answer("向青岚号发射导弹的是什么飞机？", "L2").answers == ("疾风攻击机",)
+
+
+def test_a_time_word_before_a_relation_name_orders_nothing() -> None:
+    # `最后结果如何`: the final 结果, not the latest of anything
+    from kgreason.reason.analysis import analyze
+    from kgreason.reason.link import NameTable, link_mentions
+    from kgreason.reason.textmap import map_text
+
+    index = KGIndex("doc_01", kg())
+    q = "被甲型飞鱼导弹击中的白沙号最后结果如何？"
+    mapped = map_text(q)
+    assert analyze(q, mapped, link_mentions(NameTable(index), mapped), index).order is None
+    assert answer(q, "L2").answers == ("成功脱险",)
+
+
+def test_a_bridge_described_by_its_kind_in_an_event_named_without_its_particle() -> None:
+    # `击沉临川号的潜艇`: the event `临川号被击沉事件` spelled without 被 (and its kind 事件); the submarine is the
+    # bridge, described by the kind the KG states of it (潜龙号 类型 核潜艇), not the sunk ship's own side
+    assert answer("击沉临川号的潜艇隶属于哪支舰队？", "L2").answers == ("东洋舰队",)

@@ -651,12 +651,30 @@ def attribute_phrase_start(nq: str, start: int) -> int:
 _GROUP_COMPARATIVES = {w: v for w, v in COMPARATIVE_WORDS.items() if len(w) == 2 and w[0] in DEGREE_MARKERS[1:]}
 
 
-def _order(q: MappedText, mentions: list[Mention], quoted: Sequence[tuple[int, int]] = ()) -> OrderSpec | None:
+def _order(
+    q: MappedText,
+    mentions: list[Mention],
+    quoted: Sequence[tuple[int, int]] = (),
+    relations: frozenset[str] = frozenset(),
+) -> OrderSpec | None:
     nq = q.norm
     words = {**_GROUP_COMPARATIVES, **ORDER_WORDS}
+
+    def modifies_relation(i: int, word: str) -> bool:
+        # `最后结果如何`: a time word right before the relation the question then asks about says which value (the
+        # final one), it orders nothing (`首次参加的活动是什么` does: the relation is not what is asked)
+        after = nq[i + len(word) :]
+        return words[word][0] == "time" and any(
+            len(r) >= 2 and after.startswith(r) and _ASKED_NEXT.match(after[len(r) :]) for r in relations
+        )
+
     for word in sorted(words, key=len, reverse=True):
         i = nq.find(word)
-        while i >= 0 and (any(m.start <= i < m.end for m in mentions) or any(a <= i < b for a, b in quoted)):
+        while i >= 0 and (
+            any(m.start <= i < m.end for m in mentions)
+            or any(a <= i < b for a, b in quoted)
+            or modifies_relation(i, word)
+        ):
             i = nq.find(word, i + 1)
         if i >= 0:
             aspect, direction = words[word]
@@ -754,6 +772,7 @@ def _in_relation_name(key: str, relation_names: frozenset[str]) -> bool:
 
 
 _ASKED = re.compile(r"(?:是|为)?(?:什么|多少|哪|谁|何|几)")
+_ASKED_NEXT = re.compile(r"$|(?:是|为)?(?:什么|多少|哪|谁|何|几|如何|怎样|怎么样)")
 
 
 def _asked(nq: str, spans: list[tuple[int, int]]) -> str:
@@ -825,7 +844,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         comparative, compared_relations = pair[:2], pair[4]
         comp_full = (pair[0], pair[1], pair[2], pair[3], ())
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
-    order = _order(q, list(mentions), quoted_spans(q)) if form != "choice" else None
+    order = _order(q, list(mentions), quoted_spans(q), index.relation_names) if form != "choice" else None
     if form == "set" and order is not None and not _has_any(nq, SET_QUESTION_WORDS):
         form = "entity"  # `各型别中最早…的是哪一型`: the superlative picks one member of the group
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.

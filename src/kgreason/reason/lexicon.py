@@ -52,6 +52,9 @@ RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
 # (`歼-20的国产发动机是在哪次航展上首次公开展示` is no fuzzy spelling of the event `歼-20国产发动机首次公开展示`).
 INTERROGATIVES: tuple[str, ...] = ("哪", "什么", "谁", "多少", "几", "何")
 
+# Particles a user drops when rewording a descriptive name (`击沉贝尔格拉诺将军号` for `…将军号被击沉事件`).
+NAME_PARTICLES = "被的之了"
+
 # Question words and function words: they say what is asked, not which relation (removed before relation
 # matching). One-character words are only those that rarely sit inside a name or term (`中` is in `中队`).
 QUESTION_WORDS: tuple[str, ...] = (

@@ -26,7 +26,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kgreason.kg.index import KGIndex
-from kgreason.reason.lexicon import CAMP_RELATION_HINTS, INTERROGATIVES, PHRASE_END_CHARS, RELATION_SYNONYMS
+from kgreason.reason.lexicon import (
+    CAMP_RELATION_HINTS,
+    INTERROGATIVES,
+    NAME_PARTICLES,
+    PHRASE_END_CHARS,
+    RELATION_SYNONYMS,
+)
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
@@ -455,8 +461,10 @@ def _pieces(name: str, nq: str) -> tuple[list[tuple[int, int]], int]:
                 covered[at : at + len(word)] = [True] * len(word)
                 k = nq.find(said)
                 spans.append((k, k + len(said)))
-    for i, ch in enumerate(name):  # a single character between pieces (`被` of `…将军号是被什么武器击沉的`)
-        if not covered[i] and ch in nq and (i == 0 or covered[i - 1]) and (i + 1 == len(name) or covered[i + 1]):
+    # a single character between pieces (`被` of `…将军号是被什么武器击沉的`), or a particle the question dropped
+    for i, ch in enumerate(name):
+        alone = (i == 0 or covered[i - 1]) and (i + 1 == len(name) or covered[i + 1])
+        if not covered[i] and alone and (ch in nq or ch in NAME_PARTICLES):
             covered[i] = True
     return sorted(set(spans)), sum(covered)
 

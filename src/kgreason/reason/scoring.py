@@ -405,6 +405,7 @@ class ChainScorer:
         self._alias_cover: dict[int, frozenset[int]] = {}
         self._kinds: dict[tuple[str, int], float] = {}
         self._prefix_hops: dict[int, float] = {}
+        self._kinds_named: dict[str, frozenset[int]] = {}
         # the words of a name the question spells in pieces (`link`'s composed links) stay in the residual; a chain
         # from that node covers them
         self._start_words: dict[str, frozenset[int]] = {}
@@ -428,6 +429,13 @@ class ChainScorer:
             named = max(m.score, self._learned(e.relation))
             got = (covered, max(named, NODE_SUPPORT if reached else 0.0), named < SUPPORTED_HOP and not reached)
             self._hops[key] = got
+        return got
+
+    def _kind_named(self, key: str) -> frozenset[int]:
+        """Positions of the residual that a kind the KG states of the node spells (its category values)."""
+        got = self._kinds_named.get(key)
+        if got is None:
+            got = self._kinds_named[key] = _spelled(category_values(self.index, key), self._residual)
         return got
 
     def _into_event(self, chain: Chain, i: int) -> bool:
@@ -498,6 +506,10 @@ class ChainScorer:
                 # the step from the name the question uses to the node the KG describes: no evidence needed
                 continue
             hop_covered, hop_score, hop_weak = self._hop(e)
+            if i < len(chain.edges) - 1 and hop_score < NODE_SUPPORT and (described := self._kind_named(e.dst)):
+                # a bridge the question describes by a kind the KG states of it (`击沉X的潜艇…隶属于哪支海军`
+                # passes 征服者号, 类型 核潜艇)
+                hop_covered, hop_score, hop_weak = hop_covered | described, NODE_SUPPORT, False
             if hop_covered and hop_covered <= covered and all(p.relation != e.relation for p in chain.edges[:i]):
                 # its words already named an earlier hop of another relation: they are not evidence for this one
                 # too (`后继型号` -> 前序型号, then not 燃气轮机型号 for the same `型号`); the two hops of a sibling
