@@ -917,3 +917,12 @@ def test_a_bridge_described_by_its_kind_in_an_event_named_without_its_particle()
     # `击沉临川号的潜艇`: the event `临川号被击沉事件` spelled without 被 (and its kind 事件); the submarine is the
     # bridge, described by the kind the KG states of it (潜龙号 类型 核潜艇), not the sunk ship's own side
     assert answer("击沉临川号的潜艇隶属于哪支舰队？", "L2").answers == ("东洋舰队",)
+
+
+def test_a_month_and_day_without_a_year_is_dated_by_the_kg() -> None:
+    # `5月1日`: the KG's dates of that day all fall in 1950, so the window is 1950年5月1日 (written so in the
+    # derived triple); a day no KG date has, or has in two years, bounds nothing
+    rec = answer("北港海战中损失的舰艇里，哪一艘在5月1日沉没？", "L3")
+    assert rec.answers == ("临川号",)
+    assert rec.constraints.get("time") == "5月1日"
+    assert answer("北港海战中损失的舰艇里，哪一艘在7月1日沉没？", "L3").constraints.get("time") is None

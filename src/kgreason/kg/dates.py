@@ -358,6 +358,24 @@ def find_dates(text: str) -> list[DateMention]:
     return out
 
 
+_RE_MONTH_DAY = re.compile(r"(?<![\d年./-])(\d{1,2})月(\d{1,2})(?:日|号)")
+
+
+def find_month_days(text: str, known: Iterable[DateValue]) -> list[DateMention]:
+    """Dates the text gives without a year (`6月4日`), each dated in the one year that the `known` dates (the
+    KG's) of that month and day share — none when they share none or several: the KG, not a guess, gives the year.
+    The value is spelled with its year (`1942年6月4日`), so that a derived triple written with it reads and holds;
+    the mention's offsets are the text's own."""
+    out: list[DateMention] = []
+    for m in _RE_MONTH_DAY.finditer(text):
+        month, day = int(m.group(1)), int(m.group(2))
+        years = {d.lo[0] for d in known if d.precision == "day" and d.lo == d.hi and d.lo[1:] == (month, day)}
+        if len(years) == 1 and 1 <= month <= 12 and 1 <= day <= 31:
+            when = (years.pop(), month, day)
+            out.append(DateMention(m.start(), m.end(), DateValue(when, when, "day", f"{when[0]}年{month}月{day}日")))
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Period:
     """A KG node with a start and an end: the interval from the start's first day to the end's last day."""

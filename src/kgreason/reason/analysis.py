@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
-from kgreason.kg.dates import DateValue, find_dates
+from kgreason.kg.dates import DateValue, find_dates, find_month_days
 from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities
 from kgreason.reason.lexicon import (
@@ -422,7 +422,15 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
     out: list[TimeWindow] = []
     # dates inside a linked name (`英国航母打击群2021年部署`) are part of the name
     spans = [q.span(m.start, m.end) for m in mentions if index.nodes[m.key].kind == "entity"]
-    dates = [d for d in find_dates(q.original) if not any(a <= d.start and d.end <= b for a, b in spans)]
+    found = find_dates(q.original)
+    # a month and day without a year (`6月4日`), dated by the KG's own dates of that day
+    found += [
+        d
+        for d in find_month_days(q.original, index.dates())
+        if not any(f.start <= d.start < f.end or d.start <= f.start < d.end for f in found)
+    ]
+    found.sort(key=lambda d: d.start)
+    dates = [d for d in found if not any(a <= d.start and d.end <= b for a, b in spans)]
     used: set[int] = set()
     norm_pos = {o: i for i, o in reversed(list(enumerate(q.origin)))}  # original index -> first normalised index
     for i, d in enumerate(dates):
