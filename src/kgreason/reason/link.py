@@ -418,7 +418,11 @@ def _composed(table: NameTable, q: MappedText) -> list[Mention]:
     out: list[Mention] = []
     for key, n in hits.items():
         bare = table.bare.get(key, "")
-        if n < 2 or len(table.names[key]) < COMPOSED_MIN_CHARS or len(bare) < 2 * MIN_NAME_CHARS or bare in nq:
+        # every character spelled in pieces of 2+ leaves at most one bigram in two missing (a piece boundary, a
+        # synonym): fewer hits cannot make it
+        if n < max(2, (len(bare) - 1) // 2) or len(table.names[key]) < COMPOSED_MIN_CHARS:
+            continue
+        if len(bare) < 2 * MIN_NAME_CHARS or bare in nq:
             continue
         pieces, covered = _pieces(bare, nq)
         pieces = [(a, b) for a, b in pieces if not _splits_alnum(q, a, b)]

@@ -318,8 +318,9 @@ def category_edges(index: KGIndex, key: str) -> list[Edge]:
     return [e for e in index.edges(key) if e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS)]
 
 
+@lru_cache(maxsize=65536)
 def category_values(index: KGIndex, key: str) -> str:
-    """The kinds the KG states of a node as values, joined (for substring tests)."""
+    """The kinds the KG states of a node as values, joined (for substring tests); cached: a KG does not change."""
     return "".join(index.name(e.dst) for e in category_edges(index, key))
 
 
