@@ -176,6 +176,7 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("临川号被击沉事件", "事件", "攻击方", "潜龙号", "装备"),
     ("潜龙号", "装备", "类型", "核潜艇", "类别"),
     ("潜龙号", "装备", "隶属于", "东洋舰队", "部队"),
+    ("疾风攻击机国产化首次试飞", "事件", "试飞装备", "疾风攻击机", "装备"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -926,3 +927,8 @@ def test_a_month_and_day_without_a_year_is_dated_by_the_kg() -> None:
     assert rec.answers == ("临川号",)
     assert rec.constraints.get("time") == "5月1日"
     assert answer("北港海战中损失的舰艇里，哪一艘在7月1日沉没？", "L3").constraints.get("time") is None
+
+
+def test_which_country_asks_a_country_by_the_head_of_its_name() -> None:
+    # `哪国制造的`: the question word names the kind; an event whose name holds 国 inside (`…国产化…`) is no 国
+    assert answer("疾风攻击机是哪国制造的？", "L2").answers == ("庚国",)

@@ -361,14 +361,16 @@ def _type_word(
             said = rest[:n] in relations and nq[at + n : at + n + 1] in DEGREE_MARKERS
             if rest[:n] in vocabulary and not (m.group(0)[-1:] in MEASURE_WORDS and said):
                 return rest[:n], at, at + n
-        # one character that ends names of the KG and then the clause (`哪个州`, `哪座岛上`)
-        # (or a verb: `在哪个州总装` — a longer word it starts would have matched above)
-        if rest[:1] in endings:
-            return rest[:1], at, at + 1
         # a two-character noun the KG does not use whose head (its last character) ends KG names (`什么飞机` with
         # `超级军旗攻击机`): the kind asked, matched by that head
         if len(rest) >= 2 and rest[1] in endings and rest[:2] not in relations:
             return rest[:2], at, at + 2
+        # one character that ends names of the KG and then the clause (`哪个州`, `哪座岛上`)
+        # (or a verb: `在哪个州总装` — a longer word it starts would have matched above)
+        if rest[:1] in endings:
+            return rest[:1], at, at + 1
+        if m.group(0).endswith("国"):  # `哪国造的`: the question word names the kind itself
+            return "国", m.end() - 1, m.end()
     for m in _TYPE_WORD_BEFORE.finditer(nq):
         head = nq[max(0, m.start() - 8) : m.start()]
         if "的" not in head:
