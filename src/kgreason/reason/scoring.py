@@ -277,12 +277,10 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         # the kinds a node has as values count, unless the kind itself is asked (`哪一类导弹` -> the category)
         kinds = "" if analysis.asks_category else category_values(index, end)
         # the node's other names count too (`第十一届中国国际航空航天博览会`, 简称 `第十一届中国航展`, is a 航展)
+        # (a one-character kind, `哪国`, `哪个州`, is a name's head, its last character: `国产发动机…展示` is no 国)
         others = sorted(k for k in index.alias_group(end) if k != end)
-        if len(tw) == 1:
-            # a one-character kind (`哪国`, `哪个州`) is a name's head, its last character: `国产发动机…展示` is no 国
-            names = node.name[-1:] + "".join(k[-1:] for k in others)
-        else:
-            names = node.name + "".join(others)
+        head_only = len(tw) == 1
+        names = "".join(n[-1:] if head_only else n for n in (node.name, *others))
         hay = types + names + (rel if last_forward else "") + kinds
         if analysis.asks_category and last_forward and any(h in types + rel for h in TYPE_RELATION_HINTS):
             # `哪类舰艇` asks a kind of 舰艇: a node the KG types or reaches as a category (`类型 航空母舰`) is one,
