@@ -177,6 +177,7 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("潜龙号", "装备", "类型", "核潜艇", "类别"),
     ("潜龙号", "装备", "隶属于", "东洋舰队", "部队"),
     ("疾风攻击机国产化首次试飞", "事件", "试飞装备", "疾风攻击机", "装备"),
+    ("甲国", "国家", "地位", "首个采购雷鸣火箭炮的北方国家", "地位"),
 ]
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
@@ -932,3 +933,17 @@ def test_a_month_and_day_without_a_year_is_dated_by_the_kg() -> None:
 def test_which_country_asks_a_country_by_the_head_of_its_name() -> None:
     # `哪国制造的`: the question word names the kind; an event whose name holds 国 inside (`…国产化…`) is no 国
     assert answer("疾风攻击机是哪国制造的？", "L2").answers == ("庚国",)
+
+
+def test_a_side_marked_after_its_name() -> None:
+    # `戌联盟一方的舰艇`: the side's marker follows its name; only a node things belong to is a side so marked
+    rec = answer("北港海战中损失的戌联盟一方舰艇有哪些？", "L3")
+    assert rec.answers == ("临川号",)
+    assert rec.constraints.get("camp") == "戌联盟"
+
+
+def test_names_a_weak_link_displaced_come_back_when_the_analysis_drops_it() -> None:
+    # `采购雷鸣火箭炮的北方国家` is fuzzily a value of the KG (`首个采购雷鸣火箭炮的北方国家`) spanning the asked
+    # noun; the analysis drops that link, and 雷鸣火箭炮, which it had displaced, is linked again
+    rec = answer("2017年以前签约采购雷鸣火箭炮的北方国家是哪一个？", "L3")
+    assert rec.answers == ("甲国",)

@@ -18,6 +18,7 @@ from kgreason.reason.lexicon import (
     ALREADY_WORDS,
     BOOL_WORDS,
     CAMP_MARKERS,
+    CAMP_SUFFIXES,
     CATEGORY_QUESTION_PATTERNS,
     COMPARATIVE_WORDS,
     COORDINATORS,
@@ -52,7 +53,7 @@ from kgreason.reason.lexicon import (
     TYPE_RELATION_HINTS,
     WHEN_WORDS,
 )
-from kgreason.reason.link import Mention
+from kgreason.reason.link import Mention, is_side
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import share_spelled
@@ -741,6 +742,8 @@ def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str,
             roles[m.key] = "type"
         elif any(before.endswith(w) and not _names_own_relation(index, m.key, w) for w in CAMP_MARKERS):
             roles[m.key] = "camp"
+        elif nq[m.end :].startswith(CAMP_SUFFIXES) and is_side(index, m.key):
+            roles[m.key] = "camp"  # `同盟国一方的舰艇`: the side named, its marker after it
         elif _place_like(index, m.key) and any(before.endswith(w) for w in PLACE_MARKERS):
             roles[m.key] = "place"
     return roles

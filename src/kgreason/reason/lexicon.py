@@ -119,6 +119,8 @@ QUESTION_WORDS: tuple[str, ...] = (
 )
 
 # Words that introduce a side / alliance / owner constraint right before an entity.
+# Words after a side's name that mark it as the side (`同盟国一方的舰艇`, `轴心国阵营`).
+CAMP_SUFFIXES: tuple[str, ...] = ("一方", "阵营")
 CAMP_MARKERS: tuple[str, ...] = (
     "隶属于",
     "隶属",

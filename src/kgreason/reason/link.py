@@ -172,7 +172,7 @@ class NameTable:
         self.side_starts: dict[str, str] = {
             start: next(iter(keys))
             for start, keys in starts.items()
-            if len(keys) == 1 and start not in self.exact and _is_side(index, next(iter(keys)))
+            if len(keys) == 1 and start not in self.exact and is_side(index, next(iter(keys)))
         }
         self._names_for_shared = dict(self.names)
         self._shared: dict[str, list[str]] | None = None
@@ -348,7 +348,7 @@ def _partial(table: NameTable, q: MappedText) -> list[Mention]:
     return out
 
 
-def _is_side(index: KGIndex, key: str) -> bool:
+def is_side(index: KGIndex, key: str) -> bool:
     """Things belong to the node by a side relation (`X 隶属于 key`, `X 所属阵营 key`)."""
     return any(not e.forward and any(h in e.relation for h in CAMP_RELATION_HINTS) for e in index.edges(key))
 

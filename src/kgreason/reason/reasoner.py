@@ -169,7 +169,14 @@ class Reasoner:
         index = self.index(q.doc_id)
         mapped = map_text(q.question)
         mentions = link_mentions(self.names(q.doc_id), mapped, fuzzy=self.config.fuzzy_linking)
-        return index, analyze(q.question, mapped, mentions, index)
+        analysis = analyze(q.question, mapped, mentions, index)
+        if not analysis.mentions and mentions and self.config.fuzzy_linking:
+            # the analysis set aside every weak link (one spanning the asked noun: `采购海马斯的欧洲国家` is no spelling
+            # of the value `首个采购海马斯的欧洲国家`), and with them the names they had displaced: link by name only
+            strict = link_mentions(self.names(q.doc_id), mapped, fuzzy=False)
+            if strict:
+                analysis = analyze(q.question, mapped, strict, index)
+        return index, analysis
 
     def candidates(
         self, q: Question, index: KGIndex, analysis: Analysis, sel: Selection | None = None
