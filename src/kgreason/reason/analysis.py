@@ -24,6 +24,7 @@ from kgreason.reason.lexicon import (
     COORDINATORS,
     COPULAS,
     COUNT_PATTERNS,
+    COUNTRY_TYPE_WORDS,
     DEGREE_MARKERS,
     EVENT_MEASURE_WORDS,
     EXCLUDE_FRAMES,
@@ -342,6 +343,12 @@ _TYPE_WORD_BEFORE = re.compile(
 )
 
 
+def kg_uses_noun(type_word: str, index: KGIndex) -> bool:
+    """The asked noun is a word of the KG (or one character ending its names); otherwise `_type_word` read a
+    two-character noun by its head only (`什么飞机`), and it is matched by that head."""
+    return len(type_word) == 1 or type_word in index.vocabulary
+
+
 def _type_word(
     nq: str,
     vocabulary: frozenset[str],
@@ -370,8 +377,8 @@ def _type_word(
         # (or a verb: `在哪个州总装` — a longer word it starts would have matched above)
         if rest[:1] in endings:
             return rest[:1], at, at + 1
-        if m.group(0).endswith("国"):  # `哪国造的`: the question word names the kind itself
-            return "国", m.end() - 1, m.end()
+        if m.group(0)[-1:] in COUNTRY_TYPE_WORDS:  # `哪国造的`: the question word names the kind itself
+            return m.group(0)[-1:], m.end() - 1, m.end()
     for m in _TYPE_WORD_BEFORE.finditer(nq):
         head = nq[max(0, m.start() - 8) : m.start()]
         if "的" not in head:
@@ -872,7 +879,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     # (`有几个侧弹舱` with `侧弹舱数量` in the KG: a count the KG states under the counted noun's name).
     counted = form == "count" and any(r.startswith(type_word) for r in relation_names)
     # (a noun the KG does not use, matched by its head only, stays among the words: it may still name a relation)
-    known = len(type_word) == 1 or type_word in index.vocabulary
+    known = kg_uses_noun(type_word, index)
     if type_word and type_word not in relation_names and not counted and known:
         spans.append((tw_start, tw_end))
     excluded = _exclusions(q, kept)

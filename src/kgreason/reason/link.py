@@ -12,10 +12,13 @@ names the question shortens or rewords:
   link as the shared words used when nothing else links);
 - composed: a descriptive name spelled in pieces, in any order, one word possibly in a synonym, its own KG kind
   left out (`格拉摩根号是在哪一天遇袭的` -> `格拉摩根号遇袭事件`); its pieces stay for relation matching too;
+- synonym variant: a name with one of its words in a synonym of its relation-synonym group links like the name
+  itself (`歼-20第一次试飞` -> `歼-20首次试飞`);
 - gapped: every character of a short name, in order, with at most two characters between them, starting and
   ending on the name's own first and last characters (`侧面弹舱` -> `侧弹舱`): the question says in full what the
   KG abbreviates.
-A weaker link must be clearly longer than the exact one it replaces.
+A weaker link must be clearly longer than the exact one it replaces, and none spans the question's own question
+word (`哪`, `什么`, …).
 """
 
 from __future__ import annotations
@@ -406,7 +409,7 @@ def _composed(table: NameTable, q: MappedText) -> list[Mention]:
 
     Each piece of two characters or more that the question holds links the node; with the synonyms and single
     characters between pieces they must spell all of the name. `link_mentions` takes them only where no other link
-    took the node or the words. Like a group's word, a piece stays in the words matched against relations
+    took the words. Like a group's word, a piece stays in the words matched against relations
     (`歼-20原型机是在哪一天首次试飞的`: 首次试飞 is the event's name and `首飞时间` of 歼-20 alike); a chain from
     the node counts the pieces as covered (`scoring.ChainScorer`)."""
     nq = q.norm

@@ -20,7 +20,7 @@ from functools import lru_cache
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import is_measure, parse_quantity
-from kgreason.reason.analysis import Analysis
+from kgreason.reason.analysis import Analysis, kg_uses_noun
 from kgreason.reason.lexicon import (
     CONVERSE_WORDS,
     ORGANISATION_TYPE_HINTS,
@@ -287,7 +287,7 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
             # whatever its name says
             score += w.type_match
         else:
-            if len(tw) == 1 or tw in index.vocabulary:
+            if kg_uses_noun(tw, index):
                 kind = _type_word_score(tw, hay, w.type_match, w.type_mismatch)
             else:
                 # a noun the KG does not use (`什么飞机`): a name ending in its head (`超级军旗攻击机`) is of that kind,
