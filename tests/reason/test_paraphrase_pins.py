@@ -21,7 +21,7 @@ ITEMS = json.loads((ROOT / "benchmarks" / "data" / "paraphrases.json").read_text
 PINNED = {"sample": 49, "ccks_ext_dev": 28}  # of 50 and 32
 # questions of shapes the data sets do not ask (benchmarks/bench_paraphrase.py explains)
 NEW_SHAPES = json.loads((ROOT / "benchmarks" / "data" / "new_shapes.json").read_text(encoding="utf-8"))
-NEW_SHAPES_PINNED = {"sample": 217, "ccks_ext_dev": 254}  # of 235 and 273
+NEW_SHAPES_PINNED = {"sample": 222, "ccks_ext_dev": 259}  # of 241 and 278
 
 
 def _right(name: str, root: Path, items: list[dict[str, Any]] = ITEMS) -> int:
