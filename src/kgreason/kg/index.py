@@ -141,9 +141,10 @@ class KGIndex:
         """The date a literal node spells (bare years allowed when the KG types it as a time)."""
         return self._dates.get(key)
 
-    def dates(self) -> list[DateValue]:
-        """Every date value of the KG."""
-        return list(self._dates.values())
+    @cached_property
+    def dates(self) -> tuple[DateValue, ...]:
+        """Every date value of the KG (collected once: questions without a yearless date never ask)."""
+        return tuple(self._dates.values())
 
     def quantity(self, key: str) -> Quantity | None:
         return self._quantities.get(key)

@@ -28,6 +28,7 @@ from kgreason.reason.lexicon import (
     DEGREE_MARKERS,
     EVENT_MEASURE_WORDS,
     EXCLUDE_FRAMES,
+    INTERROGATIVES,
     KIND_MEASURE_WORDS,
     MEASURE_WORDS,
     NAME_ASKING_VERBS,
@@ -436,7 +437,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
     # a month and day without a year (`6月4日`), dated by the KG's own dates of that day
     found += [
         d
-        for d in find_month_days(q.original, index.dates())
+        for d in find_month_days(q.original, index.dates)
         if not any(f.start <= d.start < f.end or d.start <= f.start < d.end for f in found)
     ]
     found.sort(key=lambda d: d.start)
@@ -791,8 +792,9 @@ def _in_relation_name(key: str, relation_names: frozenset[str]) -> bool:
     return key in relation_names or (len(key) >= 2 and any(key in r for r in relation_names))
 
 
-_ASKED = re.compile(r"(?:是|为)?(?:什么|多少|哪|谁|何|几)")
-_ASKED_NEXT = re.compile(r"$|(?:是|为)?(?:什么|多少|哪|谁|何|几|如何|怎样|怎么样)")
+_ASKED = re.compile(rf"(?:是|为)?(?:{'|'.join(INTERROGATIVES)})")
+# what may follow the relation a question asks about: the end, or a question word (`结果如何`, `结果是什么`)
+_ASKED_NEXT = re.compile(rf"$|(?:是|为)?(?:{'|'.join(INTERROGATIVES)}|如何|怎样|怎么样)")
 
 
 def _asked(nq: str, spans: list[tuple[int, int]]) -> str:

@@ -237,12 +237,14 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
                 text = q.verbatim(i, j)
                 found.extend(Mention(i, j, text, key, how, score) for key, how, score in hits)
     found.extend(_named_numbers(table, q))
+    composed: list[Mention] = []
     if fuzzy:
+        positions, name_hits = _bigram_hits(table, nq)
         found.extend(_partial(table, q))
-        found.extend(_fuzzy(table, q))
+        found.extend(_fuzzy(table, q, positions, name_hits))
         found.extend(_gapped(table, q))
         found.extend(_side_starts(table, q))
-    composed = _composed(table, q) if fuzzy else []
+        composed = _composed(table, q, name_hits)
     if not found and not composed:
         # a group, not rivals: every node sharing the word is kept (they overlap by design); failing that, the
         # longest words the question shares with the inside of one name each (`海上阅兵`)
@@ -375,8 +377,9 @@ def _cuts_word(table: NameTable, nq: str, end: int) -> bool:
     return any(nq[k:e] in table.words for k in range(max(0, end - 2), end) for e in range(end + 1, last + 1))
 
 
-def _fuzzy(table: NameTable, q: MappedText) -> list[Mention]:
-    nq = q.norm
+def _bigram_hits(table: NameTable, nq: str) -> tuple[dict[str, int], dict[str, int]]:
+    """The first position of each of the question's character bigrams, and for each name how many of its bigrams
+    the question has (fuzzy and composed links both start from them)."""
     positions: dict[str, int] = {}
     for i, bg in enumerate(_bigrams(nq)):
         positions.setdefault(bg, i)
@@ -384,6 +387,11 @@ def _fuzzy(table: NameTable, q: MappedText) -> list[Mention]:
     for bg in positions:
         for key in table.bigrams.get(bg, ()):
             counts[key] += 1
+    return positions, counts
+
+
+def _fuzzy(table: NameTable, q: MappedText, positions: dict[str, int], counts: dict[str, int]) -> list[Mention]:
+    nq = q.norm
     out: list[Mention] = []
     for key, hits in counts.items():
         name = table.names[key]
@@ -402,7 +410,7 @@ def _fuzzy(table: NameTable, q: MappedText) -> list[Mention]:
     return out
 
 
-def _composed(table: NameTable, q: MappedText) -> list[Mention]:
+def _composed(table: NameTable, q: MappedText, hits: dict[str, int]) -> list[Mention]:
     """A descriptive name the question spells in pieces, in any order, a piece possibly in a synonym:
     `格拉摩根号是在哪一天遇袭的` (`格拉摩根号遇袭事件`, its kind 事件 left out), `海马斯首批是什么时候运抵乌克兰的`
     (`首批海马斯运抵乌克兰`), `乌军第一次动用陆军战术导弹` (`乌军首次使用陆军战术导弹`).
@@ -413,11 +421,6 @@ def _composed(table: NameTable, q: MappedText) -> list[Mention]:
     (`歼-20原型机是在哪一天首次试飞的`: 首次试飞 is the event's name and `首飞时间` of 歼-20 alike); a chain from
     the node counts the pieces as covered (`scoring.ChainScorer`)."""
     nq = q.norm
-    grams = {nq[i : i + 2] for i in range(len(nq) - 1)}
-    hits: dict[str, int] = defaultdict(int)
-    for bg in grams:
-        for key in table.bigrams.get(bg, ()):
-            hits[key] += 1
     out: list[Mention] = []
     for key, n in hits.items():
         bare = table.bare.get(key, "")
