@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from kgreason.kg.index import KGIndex
@@ -177,30 +178,30 @@ class NameTable:
             for start, keys in starts.items()
             if len(keys) == 1 and start not in self.exact and is_side(index, next(iter(keys)))
         }
-        self._names_for_shared = dict(self.names)
-        self._shared: dict[str, list[str]] | None = None
-        self._inner: dict[str, str] | None = None
+
+    @cached_property
+    def _inside_words(self) -> tuple[dict[str, list[str]], dict[str, str]]:
+        """Words (3-8 characters) inside entity names: those inside two or more -> the nodes, those inside exactly
+        one -> that node. Built on first use, both at once, so that threads sharing the table never see one
+        without the other."""
+        holders: dict[str, set[str]] = defaultdict(set)
+        for key, name in self.names.items():
+            for length in range(SHARED_MIN_CHARS, min(len(name), 9)):
+                for i in range(len(name) - length + 1):
+                    holders[name[i : i + length]].add(key)
+        shared = {part: sorted(keys) for part, keys in holders.items() if len(keys) > 1}
+        inner = {part: next(iter(keys)) for part, keys in holders.items() if len(keys) == 1}
+        return shared, inner
 
     @property
     def shared(self) -> dict[str, list[str]]:
-        """Words (3-8 characters) inside two or more entity names -> those nodes; built on first use."""
-        if self._shared is None:
-            holders: dict[str, set[str]] = defaultdict(set)
-            for key, name in self._names_for_shared.items():
-                for length in range(SHARED_MIN_CHARS, min(len(name), 9)):
-                    for i in range(len(name) - length + 1):
-                        holders[name[i : i + length]].add(key)
-            self._shared = {part: sorted(keys) for part, keys in holders.items() if len(keys) > 1}
-            self._inner = {part: next(iter(keys)) for part, keys in holders.items() if len(keys) == 1}
-        return self._shared
+        """Words (3-8 characters) inside two or more entity names -> those nodes."""
+        return self._inside_words[0]
 
     @property
     def inner(self) -> dict[str, str]:
-        """Words (3-8 characters) inside exactly one entity name -> that node; built on first use."""
-        if self._inner is None:
-            self.shared  # noqa: B018 - builds both tables
-        assert self._inner is not None
-        return self._inner
+        """Words (3-8 characters) inside exactly one entity name -> that node."""
+        return self._inside_words[1]
 
 
 _JOINERS = frozenset("-－—–·.・ ")  # characters inside a Latin/digit name (`F-35`): not a boundary when dropped
