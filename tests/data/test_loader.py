@@ -101,19 +101,19 @@ def test_recoverable_problems_are_warnings_listed_once() -> None:
 def test_errors_are_raised_together(tmp_path: Path) -> None:
     folder = copy_minimal(tmp_path)
     kg = read(folder, "KG_doc_02.json")
-    kg[0]["triple_id"] = 1
-    kg[1]["sub"] = 5  # a blank one is only a warning (the triple is skipped)
+    kg[0]["triple_id"] = [1]  # a number would be read as its text (a warning)
+    kg[1]["sub"] = True  # a blank one is only a warning (the triple is skipped)
     kg[2]["extra"] = "x"  # a warning: not part of the raised errors
-    kg[3] = ["歼-20", "首飞时间", "2011年1月11日"]
+    kg[3] = ["歼-20", "2011年1月11日"]  # [sub, relation, obj] would be read as a triple
     write(folder, "KG_doc_02.json", kg)
     questions = read(folder, "qa.json")
-    questions[0]["difficulty"] = 1
+    questions[0]["difficulty"] = "L5"  # 1 would be read as L1
     write(folder, "qa.json", questions)
     with pytest.raises(DataError) as exc:
         load_dataset(folder)
     where = [(p.file.rsplit("/", 1)[-1], p.record, p.field) for p in exc.value.problems]
     assert where == [
-        ("KG_doc_02.json", "#0 (triple_id=1)", "triple_id"),
+        ("KG_doc_02.json", "#0", "triple_id"),
         ("KG_doc_02.json", "#1 (triple_id=triple_02)", "sub"),
         ("KG_doc_02.json", "#3", None),
         ("qa.json", "#0 (query_id=doc_01_001)", "difficulty"),

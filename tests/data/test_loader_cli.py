@@ -86,13 +86,13 @@ def test_all_errors_of_a_file_are_reported_together(tmp_path: Path) -> None:
         (folder / f.name).write_bytes(f.read_bytes())
     qa = json.loads((folder / "qa.json").read_text(encoding="utf-8"))
     qa[0]["difficulty"] = "L0"
-    qa[1]["query_id"] = 12
+    qa[1]["query_id"] = [12]
     del qa[3]["question"]
     (folder / "qa.json").write_text(json.dumps(qa, ensure_ascii=False), encoding="utf-8")
     proc = run_validate(folder)
     assert proc.returncode == 2
     assert "record #0 (query_id=doc_01_001), field 'difficulty'" in proc.stderr
-    assert "record #1 (query_id=12), field 'query_id': must be text" in proc.stderr
+    assert "record #1, field 'query_id': must be text (a JSON string), got an array" in proc.stderr
     assert "record #3 (query_id=doc_02_002), field 'question': missing required field" in proc.stderr
 
 

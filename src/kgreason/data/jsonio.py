@@ -3,7 +3,8 @@
 The input policy every reader shares (docs/reliability.md):
 - only regular files are read (a named pipe, a device such as `/dev/zero` or a socket is refused at once), and at
   most `max_input_bytes()` of them (`KGREASON_MAX_INPUT_MB`, default 512);
-- UTF-8 (a leading BOM is dropped); JSON Lines are split on `\\n` only (`\\r\\n` too), never on U+2028, U+2029 or
+- UTF-8 (a leading BOM is dropped; the task's dataset files may also be GB18030/GBK or UTF-16 with a BOM
+  throughout, read with a warning); JSON Lines are split on `\\n` only (`\\r\\n` too), never on U+2028, U+2029 or
   U+0085, which are ordinary characters inside JSON strings;
 - JSON nested deeper than the parser allows, integers longer than `MAX_INT_DIGITS` digits and lone surrogate
   escapes (`"\\ud800"`, which no UTF-8 file can hold) are errors naming the file, the record and the field.
@@ -121,17 +122,43 @@ def read_bytes_checked(path: Path, *, what: str = "a JSON file") -> bytes:
     return data
 
 
-def read_text(path: Path) -> str:
-    """UTF-8 text of a regular file (a leading BOM is dropped); errors name the file and the bad byte's line."""
+def read_text(path: Path, *, notes: list[str] | None = None) -> str:
+    """UTF-8 text of a regular file (a leading BOM is dropped); errors name the file and the bad byte's line.
+
+    With `notes`, a file that is not UTF-8 at all but reads whole as GB18030 (GBK, GB2312: what Chinese Windows
+    tools save) or as UTF-16 with a BOM is read so, and a note saying so is appended. A UTF-8 file with some bad
+    bytes stays an error: it would also decode as GB18030, into nonsense."""
     data = read_bytes_checked(path)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        if notes is not None:
+            other = _other_encoding(data)
+            if other is not None:
+                notes.append(f"not UTF-8: read as {other[1]}")
+                return other[0]
         line = data.count(b"\n", 0, exc.start) + 1
         where = f"byte 0x{data[exc.start]:02x} at offset {exc.start}, line {line}"
         if exc.end == len(data) and exc.reason == "unexpected end of data":
             raise DataError.single(str(path), f"ends inside a UTF-8 character (cut short?): {where}") from None
         raise DataError.single(str(path), f"not valid UTF-8 ({where})") from None
+
+
+def _other_encoding(data: bytes) -> tuple[str, str] | None:
+    """(text, encoding name) of bytes that are UTF-16 with a BOM, or GB18030 throughout; None otherwise."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), "UTF-16"
+        except UnicodeDecodeError:
+            return None
+    lossy = data.decode("utf-8", errors="replace")
+    bad = lossy.count("\ufffd")
+    if bad * 2 < sum(1 for ch in lossy if ord(ch) > 127):
+        return None  # mostly UTF-8: a damaged UTF-8 file, not another encoding
+    try:
+        return data.decode("gb18030"), "GB18030 (GBK)"
+    except UnicodeDecodeError:
+        return None
 
 
 def split_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -197,14 +224,15 @@ def _check_surrogates(name: str, records: list[RawRecord], text: str) -> None:
             )
 
 
-def read_records(path: Path) -> list[RawRecord]:
+def read_records(path: Path, *, notes: list[str] | None = None) -> list[RawRecord]:
     """Records of a JSON array, a single JSON object (one record) or a JSON Lines file.
 
     Raises `DataError` for an unreadable or irregular file, non-UTF-8 bytes, an empty file, invalid JSON (with line
-    and column) or a value outside the input policy (module docstring).
+    and column) or a value outside the input policy (module docstring). With `notes`, another encoding is read
+    where `read_text` can (the note says which).
     """
     name = str(path)
-    text = read_text(path)
+    text = read_text(path, notes=notes)
     if not text.strip():
         raise DataError.single(name, "file is empty")
     try:

@@ -13,12 +13,20 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from kgreason.data.answers import ANSWER_FIELDS, FieldError, parse_answer_record, parse_level
 from kgreason.data.jsonio import RawRecord, read_records
 from kgreason.data.problems import describe, is_json_lines, label_for
 from kgreason.data.records import AnswerRecord, Document, KGTriple, Level, PathTriple, Question
+from kgreason.data.shapes import (
+    DEFAULT_LEVEL,
+    level_from_digit,
+    number_as_text,
+    rename_fields,
+    triple_from_list,
+    unwrap,
+)
 from kgreason.errors import DataError, Problem, Severity
 from kgreason.text.terminal import control_characters, is_invisible
 
@@ -51,6 +59,7 @@ class FileResult(Generic[T]):
     # use these, so one broken field does not cascade into "unknown id" errors in other files.
     ids: set[str] = field(default_factory=set)
     ids_complete: bool = True  # False when some record's own id could not be read
+    levels_assumed: set[str] = field(default_factory=set)  # questions whose file gives no level (DEFAULT_LEVEL used)
 
     @property
     def knows_all_ids(self) -> bool:
@@ -73,14 +82,33 @@ def format_triple(triple: PathTriple | tuple[str, ...]) -> str:
     return json.dumps(list(triple), ensure_ascii=False)
 
 
-def _read_raw(path: Path, result: FileResult[Any]) -> list[RawRecord] | None:
-    """The file's records, or None (with the reason recorded) when the file cannot be used at all."""
+def _read_raw(
+    path: Path, result: FileResult[Any], kind: str | None = None, fields: tuple[str, ...] = ()
+) -> list[RawRecord] | None:
+    """The file's records, or None (with the reason recorded) when the file cannot be used at all. Another
+    encoding, and (for a record `kind` of the task's layout) records wrapped in an object, are read with a warning
+    (`kgreason.data.shapes`)."""
+    notes: list[str] = []
     try:
-        return read_records(path)
+        records = read_records(path, notes=notes)
     except DataError as exc:
         result.problems.extend(exc.problems)
         result.readable = False
         return None
+    if kind is not None:
+        records, note = unwrap(records, fields, kind)
+        if note is not None:
+            notes.append(note)
+    for note in notes:
+        result.warning(note)
+    return records
+
+
+def _reshaped(result: FileResult[Any], label: str, reshaped: Any) -> Any:
+    """The record `shapes` made readable; each change it made is a warning (folded per file and kind)."""
+    for note in reshaped.notes:
+        result.warning(note, label)
+    return reshaped.value
 
 
 class _Fields:
@@ -91,6 +119,7 @@ class _Fields:
         self._label = label
         self._raw = raw
         self.ok = True  # False once any field has an error
+        self.level_assumed = False  # True when the level was missing and DEFAULT_LEVEL stands in
 
     def _error(self, name: str, message: str) -> None:
         self._result.error(message, self._label, name)
@@ -102,9 +131,11 @@ class _Fields:
             return None
         value = self._raw[name]
         if not isinstance(value, str):
-            is_number = isinstance(value, int | float) and not isinstance(value, bool)
-            hint = f'; write it in quotes, e.g. "{value}"' if is_number else ""
-            self._error(name, f"must be text (a JSON string), got {describe(value)}{hint}")
+            as_text = number_as_text(value)
+            if as_text is not None:  # `"triple_id": 3`: one reading, the text it was written as
+                self._result.warning("is a number, not text: read as the text it was written as", self._label, name)
+                return as_text
+            self._error(name, f"must be text (a JSON string), got {describe(value)}")
             return None
         controls = control_characters(value)
         if controls:
@@ -139,11 +170,21 @@ class _Fields:
 
     def level(self, name: str) -> Level:
         if name not in self._raw:
-            self._error(name, f"missing required field (the difficulty level, {LEVEL_NAMES})")
-            return "L1"
+            # the level steers no search but L1's single-fact policy: a question without one is still answered
+            self._result.warning(
+                f"missing: the question is answered as {DEFAULT_LEVEL} (a gold file's level is used when there is one)",
+                self._label,
+                name,
+            )
+            self.level_assumed = True
+            return cast(Level, DEFAULT_LEVEL)
         try:
             return parse_level(self._raw[name])
         except FieldError:
+            digit = level_from_digit(self._raw[name])
+            if digit is not None:
+                self._result.warning(f"written without the L: {LEVEL_NAMES} expected", self._label, name)
+                return cast(Level, digit)
             self._error(name, f"must be {LEVEL_NAMES}, got {describe(self._raw[name])}")
             return "L1"
 
@@ -191,7 +232,7 @@ def _drop_duplicates(result: FileResult[T], key: Callable[[T], str], id_field: s
 def read_documents(path: Path) -> FileResult[Document]:
     """`document.json`: `{doc_id, content}` records."""
     result: FileResult[Document] = FileResult(str(path))
-    records = _read_raw(path, result)
+    records = _read_raw(path, result, "document", DOCUMENT_FIELDS)
     if records is None:
         return result
     if not records:
@@ -201,7 +242,7 @@ def read_documents(path: Path) -> FileResult[Document]:
         label = label_for(raw, "doc_id", from_lines=lines)
         if not _object_or_error(result, raw, label, DOCUMENT_FIELDS):
             continue
-        f = _Fields(result, label, raw.value)
+        f = _Fields(result, label, _reshaped(result, label, rename_fields("document", raw.value)))
         # Reasoning runs on the KG, so a document without text can still be used: a warning.
         doc = Document(doc_id=f.ident("doc_id"), content=f.text("content", empty="warning"))
         _note_id(result, doc.doc_id)
@@ -216,6 +257,19 @@ def _looks_like_triple(value: Any) -> bool:
     return isinstance(value, dict) and any(k in value for k in ("sub", "relation", "obj"))
 
 
+def _spec_triple(raw: RawRecord) -> tuple[RawRecord, list[str]]:
+    """The KG record under the spec's field names where `shapes` finds one reading (`subject` for `sub`, a bare
+    `[sub, relation, obj]`, no `triple_id`: numbered by position), and a note for each change."""
+    listed = triple_from_list(raw.value)
+    renamed = rename_fields("triple", listed.value)
+    value = renamed.value
+    notes = [*listed.notes, *renamed.notes]
+    if _looks_like_triple(value) and "triple_id" not in value:
+        value = {**value, "triple_id": f"t{raw.index + 1}"}
+        notes.append("no triple_id: numbered by position in the file (t1, t2, ...)")
+    return RawRecord(raw.index, raw.line, value), notes
+
+
 def _what_it_is(value: Any) -> str:
     if isinstance(value, dict):
         keys = ", ".join(str(k) for k in list(value)[:8]) or "no fields"
@@ -226,13 +280,15 @@ def _what_it_is(value: Any) -> str:
 def read_kg(path: Path) -> FileResult[KGTriple]:
     """`KG_<doc_id>.json`: `{triple_id, sub, sub_type, relation, obj, obj_type}` records."""
     result: FileResult[KGTriple] = FileResult(str(path))
-    records = _read_raw(path, result)
+    records = _read_raw(path, result, "triple", TRIPLE_FIELDS)
     if records is None:
         return result
     expected = ", ".join(TRIPLE_FIELDS)
     if not records:
         result.error("contains no triples (an empty array)")
         return result
+    reshaped = [_spec_triple(raw) for raw in records]
+    records = [r for r, _notes in reshaped]
     if not any(_looks_like_triple(r.value) for r in records):
         # The whole file is something else (questions, documents, bare lists): one message, not one per record.
         result.error(
@@ -242,8 +298,10 @@ def read_kg(path: Path) -> FileResult[KGTriple]:
         )
         return result
     lines = is_json_lines(records)
-    for raw in records:
+    for raw, notes in reshaped:
         label = label_for(raw, "triple_id", from_lines=lines)
+        for note in notes:
+            result.warning(note, label)
         if not _looks_like_triple(raw.value):
             result.error(f"is not a triple: it is {_what_it_is(raw.value)}; expected an object with {expected}", label)
             continue
@@ -253,7 +311,7 @@ def read_kg(path: Path) -> FileResult[KGTriple]:
             # Real KGs have such lines (a property without a value): nothing to reason with, but no broken file.
             result.warning("is empty: the triple is skipped", label, blank[0])
             continue
-        f = _Fields(result, label, raw.value)
+        f = _Fields(result, label, value)
         triple = KGTriple(
             triple_id=f.ident("triple_id"),
             sub=f.text("sub"),
@@ -289,7 +347,7 @@ def _warn_repeated_triples(result: FileResult[KGTriple]) -> None:
 def read_questions(path: Path) -> FileResult[Question]:
     """`qa.json`: `{query_id, doc_id, question, difficulty}` records."""
     result: FileResult[Question] = FileResult(str(path))
-    records = _read_raw(path, result)
+    records = _read_raw(path, result, "question", QUESTION_FIELDS)
     if records is None:
         return result
     if not records:
@@ -299,7 +357,7 @@ def read_questions(path: Path) -> FileResult[Question]:
         label = label_for(raw, "query_id", from_lines=lines)
         if not _object_or_error(result, raw, label, QUESTION_FIELDS):
             continue
-        f = _Fields(result, label, raw.value)
+        f = _Fields(result, label, _reshaped(result, label, rename_fields("question", raw.value)))
         question = Question(
             query_id=f.ident("query_id"),
             doc_id=f.ident("doc_id"),
@@ -307,6 +365,8 @@ def read_questions(path: Path) -> FileResult[Question]:
             difficulty=f.level("difficulty"),
         )
         _note_id(result, question.query_id)
+        if f.level_assumed:
+            result.levels_assumed.add(question.query_id)
         f.unknown(QUESTION_FIELDS)
         if f.ok:
             result.items.append(Located(label, question))

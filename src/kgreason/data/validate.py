@@ -279,7 +279,12 @@ def _check_gold_against_questions(
         if rec.question and rec.question != q.question:
             message = f"differs from the wording in {QUESTION_FILE} ({q.question!r}), which is used"
             problems.append(Problem(gold.file, message, item.label, "question", "warning"))
-        if rec.difficulty != q.difficulty:
+        if rec.difficulty != q.difficulty and rec.query_id in qs.levels_assumed:
+            # qa.json gives no level for this question: the gold item's is the one known
+            q = replace(q, difficulty=rec.difficulty)
+            by_id[rec.query_id] = q
+            qs.items = [replace(x, value=q) if x.value.query_id == q.query_id else x for x in qs.items]
+        elif rec.difficulty != q.difficulty:
             message = f"is {rec.difficulty}, but {QUESTION_FILE} gives {q.difficulty} for this question"
             problems.append(Problem(gold.file, message, item.label, "difficulty"))
         out[rec.query_id] = replace(rec, doc_id=q.doc_id, question=q.question)
