@@ -267,3 +267,15 @@ def test_run_answers_a_messy_dataset_like_the_clean_one(tmp_path: Path) -> None:
         assert proc.returncode == 0, proc.stderr
         outputs[name] = json.loads(out.read_text(encoding="utf-8"))
     assert outputs["messy"] == outputs["clean"] and len(outputs["clean"]) == 4
+
+
+@pytest.mark.parametrize("name", ["kg_doc_01.json", "KG_doc_01.jsonl"])
+def test_kg_file_names_in_other_case_or_as_json_lines(tmp_path: Path, name: str) -> None:
+    clean, _ = load_dataset(MINIMAL)
+    folder = _copy(tmp_path)
+    kg = json.loads((folder / "KG_doc_01.json").read_text(encoding="utf-8"))
+    (folder / "KG_doc_01.json").unlink()
+    text = "\n".join(json.dumps(t, ensure_ascii=False) for t in kg) if name.endswith("l") else json.dumps(kg)
+    (folder / name).write_text(text, encoding="utf-8")
+    dataset, warnings = load_dataset(folder)
+    assert warnings == [] and _spo(dataset) == _spo(clean)

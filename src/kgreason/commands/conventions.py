@@ -120,12 +120,15 @@ def _read_kgs(folder: Path, items: Sequence[AnswerRecord]) -> tuple[dict[str, li
     """The KG of each document the gold items name, from KG_<doc_id>.json (or KG_01.json for doc_01) beside the
     gold file. A KG file with errors is left out, with a note."""
     from kgreason.data.readers import read_kg
+    from kgreason.data.validate import kg_file_key
 
     doc_ids = {item.doc_id for item in items}
     kgs: dict[str, list[KGTriple]] = {}
     notes: list[str] = []
-    for file in sorted(folder.glob("KG_*.json")):
-        key = file.name[len("KG_") : -len(".json")]
+    for file in sorted(folder.iterdir()):
+        key = kg_file_key(file.name)
+        if key is None:
+            continue
         doc_id = key if key in doc_ids or f"doc_{key}" not in doc_ids else f"doc_{key}"
         result = read_kg(file)
         if result.has_errors or not result.readable:

@@ -30,11 +30,18 @@ DOCUMENT_FILE = "document.json"
 QUESTION_FILE = "qa.json"
 GOLD_FILE = "qa_answer.json"
 T = TypeVar("T")
-_KG_NAME = re.compile(r"^KG_(.+)\.json$")
+# the spec's `KG_<doc_id>.json`; also `kg_…`, and `.jsonl` for a KG written as JSON Lines
+_KG_NAME = re.compile(r"^KG_(.+)\.jsonl?$", re.IGNORECASE)
 
 
 def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def kg_file_key(name: str) -> str | None:
+    """The `<doc_id>` part of a KG file's name (`KG_doc_01.json`, `kg_doc_01.jsonl`), or None for another file."""
+    match = _KG_NAME.match(name)
+    return match.group(1) if match else None
 
 
 def kg_file_name(doc_id: str) -> str:
@@ -207,14 +214,14 @@ def _kg_doc_id(key: str, documents: FileResult[Document]) -> str | None:
 
 def _read_kgs(root: Path, files: _Files) -> None:
     for path in sorted(root.iterdir()):
-        match = _KG_NAME.match(path.name)
-        if match is None:
+        key = kg_file_key(path.name)
+        if key is None:
             continue
         result = read_kg(path)
-        doc_id = _kg_doc_id(match.group(1), files.documents)
+        doc_id = _kg_doc_id(key, files.documents)
         if doc_id is None:
             result.error(
-                f"KG file for an unknown document: {DOCUMENT_FILE} has no doc_id {match.group(1)!r} "
+                f"KG file for an unknown document: {DOCUMENT_FILE} has no doc_id {key!r} "
                 f"(KG files are named KG_<doc_id>.json)"
             )
             files.problems += result.problems
