@@ -175,6 +175,11 @@ VARIANTS: dict[str, tuple[Callable[[Path], None], str, bool]] = {
         "records read from the list under the key 'data'",
         True,
     ),
+    "wrapped_gold": (
+        lambda folder: _edit(folder, "qa_answer.json", lambda gold: {"answers_of_2026": gold}),
+        "records read from the list under the key 'answers_of_2026'",
+        True,
+    ),
     "documents_map": (
         lambda folder: _edit(folder, "document.json", lambda docs: {d["doc_id"]: d["content"] for d in docs}),
         "a {doc_id: content} object read as one document per key",

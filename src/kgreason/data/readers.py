@@ -384,7 +384,7 @@ def read_answers(path: Path) -> FileResult[AnswerRecord]:
     Items with an error in any field are reported and left out of `items`.
     """
     result: FileResult[AnswerRecord] = FileResult(str(path))
-    records = _read_raw(path, result)
+    records = _read_raw(path, result, "answer", ANSWER_FIELDS)
     if records is None:
         return result
     if not records:

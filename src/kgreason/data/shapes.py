@@ -85,11 +85,13 @@ def triple_from_list(value: Any) -> Reshaped:
 
 def unwrap(records: list[RawRecord], fields: Sequence[str], kind: str) -> tuple[list[RawRecord], str | None]:
     """The records of a file that wraps them: one object holding a list (`{"data": [...]}`), or — for documents —
-    a `{doc_id: content}` map. Returns the records unchanged (and None) when the file is not such a wrapper."""
+    a `{doc_id: content}` map. Returns the records unchanged (and None) when the file is not such a wrapper. `kind`
+    is a key of `FIELD_ALIASES` or another record kind (`answer`: no other field names)."""
     if len(records) != 1 or not isinstance(records[0].value, dict):
         return records, None
     value: dict[str, Any] = records[0].value
-    known = {f for f in fields} | {a for f in fields for a in FIELD_ALIASES[kind].get(f, ())}
+    aliases = FIELD_ALIASES.get(kind, {})
+    known = set(fields) | {a for f in fields for a in aliases.get(f, ())}
     if any(k in known for k in value):
         return records, None  # one record of the file's own kind
     lists = [k for k, v in value.items() if isinstance(v, list)]
