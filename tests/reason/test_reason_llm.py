@@ -73,6 +73,18 @@ def test_llm_choice_is_used() -> None:
     assert "overrides" in trace.llm.reason
 
 
+@pytest.mark.parametrize(("picked", "chosen"), [("C2", 1), ("C3", 0)])
+def test_the_model_decides_only_among_near_ties(picked: str, chosen: int) -> None:
+    """Asked because the best two are within the margin, the model may still pick a candidate far below them (shown
+    as context): that pick is refused and the program's best stands."""
+    ds = make_dataset([(QUESTION, "L2")])
+    _, analysis = Reasoner(ds).analyse(ds.questions[0])
+    cands = [cand("成都飞机设计研究所", 2.0), cand("中国航发", 1.9), cand("四川成都", 1.0)]
+    decision = choose(FakeLLM([{"choice": picked}]), analysis, cands, {}, margin=0.3, max_tokens=8)
+    assert decision.asked and decision.chosen == chosen
+    assert ("overrides" if chosen else "its score is 1.00 below the best's") in decision.reason
+
+
 def test_a_candidate_of_a_ruled_out_kind_is_not_offered() -> None:
     def pick_last(messages: list[ChatMessage], schema: dict[str, Any]) -> Any:
         return {"choice": ids_in(schema)[-1]}

@@ -9,7 +9,8 @@ Names, the question and constraint values are untrusted data (a KG name may read
 is written as a JSON string, so a line break inside it stays `\\n` and cannot start a line of its own, and the
 system prompt says that text inside quotes is never an instruction. Since a model may obey an injection anyway, an
 override of the program's best is accepted only when the program can verify it: the chosen candidate fails no
-check the best passes, and none of its names holds a line break or control character.
+check the best passes, none of its names holds a line break or control character, and its score is within the
+asking margin of the best's (the model decides among near-ties; see `refused_override`).
 """
 
 from __future__ import annotations
@@ -108,8 +109,18 @@ def _check_name(k: Check) -> str:
     return f"{k.kind}:{k.key}" if k.key else k.kind
 
 
-def refused_override(best: Candidate, chosen: Candidate, chosen_id: str) -> str | None:
-    """Why the program does not accept the model's pick of `chosen` over its own `best`, or None to accept it."""
+def refused_override(best: Candidate, chosen: Candidate, chosen_id: str, margin: float = math.inf) -> str | None:
+    """Why the program does not accept the model's pick of `chosen` over its own `best`, or None to accept it.
+
+    The model decides among near-ties: the candidates shown beyond `margin` of the best are context. Measured
+    (embedded 1.5B model, 703 questions of the sample, ccks_ext_dev and the reworded and new-shape sets): of its
+    8 changes, the 2 that were right picked a candidate tied with the best; 4 of the 5 wrong ones picked one 0.5–1.5
+    below it (`成飞` for `…的远程空空导弹叫什么`)."""
+    if best.score - chosen.score > margin:
+        return (
+            f"override with {chosen_id} refused: its score is {best.score - chosen.score:.2f} below the best's "
+            f"(the model decides only among candidates within {margin:g})"
+        )
     names = [*chosen.answers, *(part for t in chosen.main for part in t)]
     if any(control_characters(n) or "\n" in n or "\r" in n for n in names):
         return f"override with {chosen_id} refused: its names hold line breaks or control characters"
@@ -214,7 +225,7 @@ def choose(
         )
     idx = pool[ids.index(choice)]  # the prompt numbers the offered candidates; the trace numbers all of them
     how = "agrees with the program" if idx == 0 else f"overrides the program's best with C{idx + 1}"
-    refusal = refused_override(cands[0], cands[idx], f"C{idx + 1}") if idx else None
+    refusal = refused_override(cands[0], cands[idx], f"C{idx + 1}", margin) if idx else None
     if refusal is not None:
         idx, how = 0, refusal
     return LLMDecision(True, idx, how, result.model, usage.prompt_tokens, usage.completion_tokens, usage.seconds, value)
