@@ -2,6 +2,10 @@
 
     .venv/bin/python benchmarks/bench_paraphrase.py            # --llm none
     .venv/bin/python benchmarks/bench_paraphrase.py --failures
+    .venv/bin/python benchmarks/bench_paraphrase.py --llm embedded --items benchmarks/data/new_shapes.json
+
+With `--llm SPEC` each question is answered by the program alone and with the model choosing among near-ties, and
+the answers the model changed are counted: right, wrong, or wrong both ways.
 
 `benchmarks/data/paraphrases.json` holds questions this project wrote by rewording questions of `examples/sample` and
 `../shared/data/ccks_ext_dev` (other verbs, short forms, other word order, the same facts asked; on the sample also
@@ -27,9 +31,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from kgreason.data.loader import load_dataset
 from kgreason.data.records import Question
+from kgreason.llm.config import LLMConfig
+from kgreason.llm.factory import close_llm, create_llm
+from kgreason.llm.types import LLM
 from kgreason.reason.reasoner import Reasoner
 
 HERE = Path(__file__).resolve().parent
@@ -43,9 +51,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=Path, default=HERE / "data" / "paraphrases.json")
     parser.add_argument("--failures", action="store_true", help="list the questions answered wrongly")
+    parser.add_argument("--llm", default="none", help="also answer with this model choosing (e.g. embedded)")
     args = parser.parse_args(argv)
     items = json.loads(args.items.read_text(encoding="utf-8"))
     print(f"command: .venv/bin/python benchmarks/bench_paraphrase.py {' '.join(argv or sys.argv[1:])}".rstrip())
+    llm = None if args.llm == "none" else create_llm(args.llm, LLMConfig.from_env())
+    try:
+        return _report(items, args.failures, llm)
+    finally:
+        if llm is not None:
+            close_llm(llm)
+
+
+def _report(items: list[dict[str, Any]], failures: bool, llm: LLM | None) -> int:
     for name, root in SETS.items():
         mine = [it for it in items if it["set"] == name]
         if not mine:
@@ -55,15 +73,27 @@ def main(argv: list[str] | None = None) -> int:
             continue
         dataset, _ = load_dataset(root, check_gold=False)
         reasoner = Reasoner(dataset)
+        with_model = Reasoner(dataset, llm=llm) if llm is not None else None
         wrong = []
+        model_right, changes = 0, {"right": 0, "wrong": 0, "wrong both ways": 0}
         for i, it in enumerate(mine):
             q = Question(f"{it['doc_id']}_p{i:03d}", it["doc_id"], it["question"], it["difficulty"])
             got = reasoner.answer(q).record.answers
-            if sorted(got) != sorted(it["answers"]):
+            want = sorted(it["answers"])
+            if sorted(got) != want:
                 wrong.append((it["question"], got, it["answers"]))
+            if with_model is not None:
+                chosen = with_model.answer(q).record.answers
+                model_right += sorted(chosen) == want
+                if sorted(chosen) != sorted(got):
+                    kind = "right" if sorted(chosen) == want else "wrong" if sorted(got) == want else "wrong both ways"
+                    changes[kind] += 1
         right = len(mine) - len(wrong)
         print(f"{name}: {right}/{len(mine)} questions answered right ({right / max(1, len(mine)):.3f})")
-        if args.failures:
+        if with_model is not None:
+            changed = ", ".join(f"{n} {k}" for k, n in changes.items())
+            print(f"  with the model choosing: {model_right}/{len(mine)} right; answers it changed: {changed}")
+        if failures:
             for question, got, want in wrong:
                 print(f"  {question} -> {list(got)} (expected {want})")
     return 0
