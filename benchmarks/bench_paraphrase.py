@@ -22,6 +22,8 @@ first): a
 number as an anchor `舷号为105的…`, a converse relation `后继型号`, `较近`, a group
 before `中，哪一个`, `哪一次` over events, names joined by `、`, the name of a picked member `…的那种叫什么`;
 their failures informed general fixes, so it too is a development figure.
+`benchmarks/data/negation.json` (`--items`) holds 24 questions of negation over a described group (`X中，哪些没有Y`),
+written on the eight KGs by a helper who read only the KGs, before `reason/negation.py` existed (5/24 right then).
 Exits 0 with a message when a data folder is missing.
 """
 

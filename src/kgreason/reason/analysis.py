@@ -32,6 +32,8 @@ from kgreason.reason.lexicon import (
     KIND_MEASURE_WORDS,
     MEASURE_WORDS,
     NAME_ASKING_VERBS,
+    NEGATED_TAIL_PARTICLES,
+    NEGATED_WORD_STOPS,
     NEGATION_MARKERS,
     NUMBER_QUESTION_PATTERNS,
     NUMERIC_COMPARATORS,
@@ -40,6 +42,7 @@ from kgreason.reason.lexicon import (
     PLACE_MARKERS,
     PLACE_QUESTION_PATTERNS,
     PLACE_TYPE_HINTS,
+    PREDICATE_NEGATIONS,
     QUESTION_PARTICLES,
     QUESTION_WORDS,
     REQUEST_FRAMES,
@@ -84,6 +87,16 @@ ALIAS_MARKERS: tuple[str, ...] = (
 
 Form = Literal["entity", "set", "count", "bool", "time", "number", "place", "choice"]
 Role = Literal["camp", "place", "exclude", "type"]
+
+
+@dataclass(frozen=True, slots=True)
+class NegatedPredicate:
+    """`没有沉没` in `哪一艘最终没有沉没`: what the answer must not have (a relation, value or KG type spelling it)."""
+
+    text: str  # the negated words, verbatim (`沉没`): the constraint's value
+    word: str  # the same, normalised
+    start: int  # normalised span of the marker and the words
+    end: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +171,7 @@ class Analysis:
     # `A的计划年产量比原年产量多吗`: two relations of one named thing a yes/no question compares (normalised names,
     # the one before 比 first); `comparative` holds the comparison
     compared_relations: tuple[str, str] | None = None
+    negated: tuple[NegatedPredicate, ...] = ()  # predicates the answer must not have (`哪一艘没有沉没`)
 
     def mention_keys(self) -> list[str]:
         return list(dict.fromkeys(m.key for m in self.mentions))
@@ -732,6 +746,33 @@ def _exclusions(q: MappedText, mentions: list[Mention]) -> dict[str, str]:
     return out
 
 
+_NEGATED = re.compile(
+    f"({'|'.join(sorted(PREDICATE_NEGATIONS, key=len, reverse=True))})([^{NEGATED_WORD_STOPS}]{{1,10}})"
+)
+
+
+def _negated_predicates(q: MappedText, mentions: list[Mention], form: str) -> tuple[NegatedPredicate, ...]:
+    """Negated words that name no KG node (`没有沉没`, `尚未退役`, `不是驱逐舰`): ended by 的, punctuation or a question
+    word, an aspect particle dropped. A negation of a name (`不是北约成员国`) is an exclusion (`_exclusions`); one
+    before words that contain a name (`没有参加环太平洋演习`) is left alone, and so is every one in a yes/no question
+    and the question words themselves (`有没有`, `是不是`)."""
+    if form == "bool":
+        return ()
+    nq = q.norm
+    out: list[NegatedPredicate] = []
+    for m in _NEGATED.finditer(nq):
+        if any(w in nq[max(0, m.start() - 2) : m.end(1) + 1] for w in BOOL_WORDS):
+            continue
+        words = m.group(2)
+        cut = min((words.find(w) for w in INTERROGATIVES if w in words), default=len(words))
+        words = words[:cut].rstrip(NEGATED_TAIL_PARTICLES)
+        end = m.start(2) + len(words)
+        if len(words) < 2 or any(mt.start < end and m.start() < mt.end for mt in mentions):
+            continue
+        out.append(NegatedPredicate(q.verbatim(m.start(2), end), words, m.start(), end))
+    return tuple(out)
+
+
 _ASKS_EVENT = re.compile(rf"哪一?[{EVENT_MEASURE_WORDS}]")
 _ASKS_THING = re.compile(rf"哪一?[{THING_MEASURE_WORDS}]")
 _DEMONSTRATIVE = re.compile(rf"那一?[{MEASURE_WORDS}]$")
@@ -886,6 +927,8 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         spans.append((tw_start, tw_end))
     excluded = _exclusions(q, kept)
     roles = _roles(nq, kept, index, excluded)
+    negated = _negated_predicates(q, kept, form)
+    spans += [(n.start, n.end) for n in negated]  # what the answer must not have names no relation of its chain
     for m in kept:  # `绰号“阿迪尔”的战斗机`: the alias word introduces the name, it is not asked about
         for w in ALIAS_MARKERS:
             if nq[: m.start].endswith(w):
@@ -925,6 +968,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         asks_thing=bool(_ASKS_THING.search(nq)),
         names_described=_names_described(nq, kept),
         compared_relations=compared_relations,
+        negated=negated,
     )
 
 

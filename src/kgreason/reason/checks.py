@@ -330,6 +330,25 @@ def _is_sibling(chain: Chain, via: Chain) -> bool:
     return via.start == parent and step.relation == last.relation and step.forward == last.forward
 
 
+NEGATED_RELATION_MATCH = 0.5  # a relation spelling half the negated words or more states them (`沉没时间` for 沉没)
+
+
+def check_negated(index: KGIndex, chain: Chain, word: str, text: str) -> Check:
+    """`哪一艘最终没有沉没`: the answer must not have what the negated words name — a KG type that spells them, or a
+    triple of its own (not the chain's last) whose relation does (`沉没时间`) or whose other end does (`类型 驱逐舰` for
+    `不是驱逐舰`). Absence is no triple: a passing answer adds none; a failing one keeps the triple that states it."""
+    end = chain.end
+    if word in normalize_text(index.types_text(end)):
+        return Check("entity", "exclude", text, False, note="the KG types it as the question negates")
+    last = chain.edges[-1].triple if chain.edges else None
+    for e in index.edges(end):
+        if e.triple is last:
+            continue
+        if relation_match(e.relation, word).score >= NEGATED_RELATION_MATCH or word in e.dst:
+            return Check("entity", "exclude", text, False, (e.triple.spo,), note="the KG states what is negated")
+    return Check("entity", "exclude", text, True, note="not stated, as the negation asks")
+
+
 def _check_excluded(index: KGIndex, chain: Chain, answer: str, key: str, text: str, max_hops: int) -> Check:
     """A negated entity (`除美国空军外`, `不是北约成员国`) holds when the answer is not it and does not connect to it.
     Only the answer's own connections count (the question's other names connect to everything it asks about), and a

@@ -24,6 +24,8 @@ class ReasonerConfig:
         entity_checks: check that the answer connects to the question's other entities.
         select_then_ask: a comparison clause ending in 的那一X picks one member first and the rest of the question
             is asked of it (reason/select.py); off for the ablation.
+        negated_groups: `X中，哪些没有Y`: the group the clause before 中 describes is answered first, and its members
+            that have what is negated are left out (reason/negation.py).
         single_fact_levels: difficulty labels whose questions state one fact (spec 000: L1 is single-hop): for
             them the search takes one hop, no entity checks run and only the question's own time / threshold /
             order wording becomes a constraint. Empty: the label is ignored (measured: the sample's and
@@ -64,6 +66,7 @@ class ReasonerConfig:
     entity_checks: bool = True
     single_fact_levels: tuple[str, ...] = ("L1",)
     select_then_ask: bool = True
+    negated_groups: bool = True
     fuzzy_linking: bool = True
     weights: Weights = field(default_factory=Weights)
     check_bonus: float = 0.6

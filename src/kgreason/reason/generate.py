@@ -19,7 +19,7 @@ from kgreason.kg.quantities import Quantity, is_measure
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
-from kgreason.reason.checks import Check, CheckKind, check_entity, check_numeric, check_time
+from kgreason.reason.checks import Check, CheckKind, check_entity, check_negated, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.scoring import ChainScore, ChainScorer, category_edges
 from kgreason.text.normalize import normalize_text
@@ -176,6 +176,8 @@ def run_checks(
             continue
         text = text_of.get(key, index.name(key))
         checks.append(check_entity(index, chain, key, text, analysis.roles.get(key), siblings=analysis.asks_sibling))
+    for negation in analysis.negated:
+        checks.append(check_negated(index, chain, negation.word, negation.text))
     for w in analysis.times:
         checks.append(check_time(index, chain, w, analysis))
     for t in analysis.numerics:

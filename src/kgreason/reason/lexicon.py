@@ -355,6 +355,11 @@ NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
 )
 # Negation right before a name (`不是北约成员国`) and the frame `除…以外` around one: the answer must not connect to it.
 NEGATION_MARKERS: tuple[str, ...] = ("不属于", "不隶属于", "不是", "并非", "不为", "非", "不在", "未", "没有")
+# Negation before a predicate the question names in words, not as a name (`哪一艘最终没有沉没`, `尚未退役的`,
+# `不是驱逐舰的那艘`): the answer must not have it. `非` alone is left out: it starts words (`非洲`).
+PREDICATE_NEGATIONS: tuple[str, ...] = ("没有", "尚未", "从未", "未曾", "未", "不曾", "不是", "并非", "不属于", "不再")
+NEGATED_WORD_STOPS = "的吗呢，。,；;？?、"  # where the negated words end
+NEGATED_TAIL_PARTICLES = "过了着"  # aspect particles after a negated verb (`没有参加过`)
 EXCLUDE_FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("除了", ("以外", "之外", "外")),
     ("除", ("以外", "之外", "外")),

@@ -31,6 +31,7 @@ from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidate
 from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.listed import listed_candidates, listed_group
 from kgreason.reason.llm_choice import LLMDecision, choose
+from kgreason.reason.negation import NegatedGroup, find_negated_group, negated_group_candidates
 from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
 from kgreason.reason.reading import QuestionReading, read_question
 from kgreason.reason.respectively import respective_parts, respectively_candidates
@@ -179,13 +180,22 @@ class Reasoner:
         return index, analysis
 
     def candidates(
-        self, q: Question, index: KGIndex, analysis: Analysis, sel: Selection | None = None
+        self,
+        q: Question,
+        index: KGIndex,
+        analysis: Analysis,
+        sel: Selection | None = None,
+        negated: NegatedGroup | None = None,
     ) -> tuple[list[Candidate], list[ScoredChain]]:
         cfg = self.config
         if sel is not None:
             picked = select_candidates(index, analysis, sel, cfg, self._external(q.question))
             if picked:
                 return picked, []
+        if negated is not None:
+            kept = negated_group_candidates(index, analysis, negated, lambda text: self._group_candidates(q, text))
+            if kept:
+                return kept, []
         if q.difficulty in cfg.single_fact_levels and analysis.form not in ("bool", "choice"):
             # one fact (docs/annotation.md): one hop, no constraint checks
             cfg = replace(cfg, max_hops=1, entity_checks=False)
@@ -209,6 +219,13 @@ class Reasoner:
             cands = choice_candidates(index, analysis) or cands
         return cands, scored
 
+    def _group_candidates(self, q: Question, text: str) -> list[Candidate]:
+        """`text` (a clause of `q` that describes a group, asked as `…有哪些`) answered on `q`'s document."""
+        part = Question(q.query_id, q.doc_id, text, "L2")  # a group is never one fact
+        index, analysis = self.analyse(part)
+        cands, _ = chain_candidates(index, analysis, self.config, self._external(text), self._prior(part, index))
+        return cands
+
     def answer(self, q: Question) -> QuestionResult:
         """Stages, each timed (the trace's `seconds_by_stage`): understand (link names, analyse the question),
         search (chains, checks, candidates), choose (the LLM among close candidates, if configured), assemble
@@ -218,6 +235,9 @@ class Reasoner:
         sel = find_selection(analysis) if self.config.select_then_ask and analysis.form != "bool" else None
         if sel is not None:
             analysis = replace(analysis, comparative_text=sel.text)
+        negated = find_negated_group(analysis) if self.config.negated_groups and sel is None else None
+        if negated is not None:
+            analysis = replace(analysis, form=negated.form)  # `几款机型里，哪些…`: asked by the words after the group
         reading = (
             read_question(self.llm, analysis, index, max_tokens=self.config.llm_read_max_tokens)
             if self.config.llm_reads_question
@@ -226,7 +246,7 @@ class Reasoner:
         if reading.asked_type:
             analysis = replace(analysis, read_type=reading.asked_type)
         clock.lap("understand")
-        cands, scored = self.candidates(q, index, analysis, sel)
+        cands, scored = self.candidates(q, index, analysis, sel, negated)
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
         shown = cands[: self.config.llm_candidates]
         clock.lap("search")

@@ -1,0 +1,215 @@
+"""Negation over a described group: `第一航空舰队机动部队下辖的航空母舰中，哪些没有编入第一航空战队？`,
+`文中属于第五代战斗机的几款机型里，所属国家不是中国的有哪些？`, `隶属于英国皇家海军的舰艇中，哪些未在战争中沉没？`.
+
+The clause before the among-word (`中`, `里`, `之中` …) describes a group; it is answered as a question of its own
+(`…下辖的航空母舰有哪些`), and each member is then tested against the negated words after the marker (`没有`, `不是`,
+`并非`, `不隶属于` …). A member has what is negated when a node the negated words name (a linked name, or a neighbour
+whose name they spell: `1942年6月4日`) is within two triples of it, or a neighbour's name or its KG type holds the
+negated words (`远程防空导弹` for `防空导弹`); when the words name no node at all, when one of its relations spells
+them (`沉没时间` for `沉没`). The members without it are the answer, each with the chain that made it a member; the
+negated words are the constraint. The builder gives nothing — and the question goes to the others — when the group
+has fewer than two members or the test keeps all or none of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kgreason.kg.index import Edge, KGIndex
+from kgreason.kg.paths import Chain, connect
+from kgreason.reason.analysis import Analysis, Form, residual_words
+from kgreason.reason.candidate import Candidate, ordered_path
+from kgreason.reason.checks import NEGATED_RELATION_MATCH, Check
+from kgreason.reason.lexicon import (
+    AMONG_WORDS,
+    BOOL_WORDS,
+    INTERROGATIVES,
+    MEASURE_WORDS,
+    NEGATED_TAIL_PARTICLES,
+    NEGATION_MARKERS,
+    PREDICATE_NEGATIONS,
+    SET_QUESTION_WORDS,
+)
+from kgreason.reason.scoring import relation_match
+from kgreason.text.normalize import normalize_text
+
+_AMONG = "|".join(sorted(AMONG_WORDS, key=len, reverse=True))
+# the group clause ends on an among-word followed by a comma, or by the question word itself (`…战斗机里哪一型…`)
+_SPLIT = re.compile(rf"^(?P<group>.{{2,}}?)(?:{_AMONG})(?:[，,]\s*|(?=哪))(?P<rest>.+)$")
+_MARKERS = sorted({*NEGATION_MARKERS, *PREDICATE_NEGATIONS} - {"非", "不为"}, key=len, reverse=True)
+_MARKER = re.compile("|".join(_MARKERS))
+MAX_HOPS = 2  # a named node this close to a member is what the member has (`编入` is one triple, `由…发射` two)
+RELATION_NAMED = 0.9  # `relation_match` of a synonym spelled in full (its variants score 0.9)
+GROUP_CANDIDATES = 3  # answers of the group clause looked at for one with several members
+_CLAUSE_END = re.compile("[，。,；;？?、吗呢]")
+# `几款机型`, `几次受袭事件` describe a group; asked of the group clause they would make it a count question
+_SEVERAL = re.compile(f"几[{MEASURE_WORDS}]")
+_LINKING = "的是有由被在为"  # words around the negated ones that say nothing of what is negated
+
+
+@dataclass(frozen=True, slots=True)
+class NegatedGroup:
+    group_text: str  # the clause that describes the group, verbatim (`第一航空舰队机动部队下辖的航空母舰`)
+    negated_text: str  # the negated words, verbatim (`编入第一航空战队`): the constraint's value
+    negated: str  # the same, normalised
+    negated_start: int  # normalised span of the negated words in the question
+    negated_end: int
+    form: Form  # what the question after the group asks: several members (`哪些`) or one (`哪一艘`)
+    group_end: int  # normalised end of the group clause
+
+
+def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
+    """The group clause and the negated words of `analysis`'s question, or None when it has no such shape."""
+    if analysis.form in ("bool", "choice"):
+        return None
+    original = analysis.question
+    m = _SPLIT.match(original)
+    if m is None:
+        return None
+    rest, rest_at = m.group("rest"), m.start("rest")
+    neg = _MARKER.search(rest)
+    if neg is None or any(w in rest[max(0, neg.start() - 2) : neg.end() + 1] for w in BOOL_WORDS):
+        return None
+    text = _CLAUSE_END.split(rest[neg.end() :], maxsplit=1)[0]
+    cut = min((text.find(w) for w in INTERROGATIVES if w in text), default=len(text))
+    # `所属国家不是中国的有哪些` -> 中国; `并非联合攻击战斗机项目的中标方` keeps its relation words
+    text = text[:cut].rstrip(_LINKING).rstrip(NEGATED_TAIL_PARTICLES).rstrip(_LINKING).strip()
+    if len(normalize_text(text)) < 2:
+        return None
+    start = rest_at + neg.end()
+    norm_start, norm_end = _norm_span(analysis, start, start + len(text))
+    form: Form = "set" if any(w in rest for w in SET_QUESTION_WORDS) else "entity"
+    group = _SEVERAL.sub("", m.group("group"))
+    group_end = _norm_span(analysis, 0, m.end("group"))[1]
+    return NegatedGroup(group, text, normalize_text(text), norm_start, norm_end, form, group_end)
+
+
+def _norm_span(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
+    """The normalised span of the original characters [start, end)."""
+    origin = analysis.mapped.origin
+    inside = [i for i, o in enumerate(origin) if start <= o < end]
+    return (inside[0], inside[-1] + 1) if inside else (0, 0)
+
+
+def negated_group_candidates(
+    index: KGIndex, analysis: Analysis, neg: NegatedGroup, ask_group: Callable[[str], list[Candidate]]
+) -> list[Candidate]:
+    """The members of the group (`ask_group(text)` answers the clause as a set question) that lack what is
+    negated, as one candidate; [] when the test does not tell the members apart."""
+    # a group has members: the best answer of the clause that lists two or more (`…的舰艇有哪些` may rank one
+    # attribute value first)
+    asked = ask_group(neg.group_text + "有哪些")[:GROUP_CANDIDATES]
+    group = next((c for c in asked if len(c.chains) >= 2), None)
+    if group is None and not any(m.end <= neg.group_end for m in analysis.mentions):
+        group = _relation_group(index, neg.group_text)
+    if group is None:
+        return []
+    inside = [m for m in analysis.mentions if neg.negated_start <= m.start and m.end <= neg.negated_end]
+    named = [m.key for m in inside]
+    # the words beside the names say how a member has them (`联合攻击战斗机项目的中标方`: by 中标方)
+    masked = "".join(
+        "|" if any(m.start <= neg.negated_start + i < m.end for m in inside) else ch for i, ch in enumerate(neg.negated)
+    )
+    relation_words = [w for w in (p.strip(_LINKING) for p in masked.split("|")) if len(w) >= 2]
+    names_a_node = bool(named) or any(_named_neighbour(index, ch, neg.negated) for ch in group.chains)
+    by_relation = bool(relation_words) and any(
+        _connected(index, ch, key, relation_words) for ch in group.chains for key in named
+    )
+    keep = [
+        ch
+        for ch in group.chains
+        if not _has(index, ch, neg, named, names_a_node, relation_words if by_relation else [])
+    ]
+    if not keep or len(keep) == len(group.chains):
+        return []
+    check = Check("entity", "exclude", neg.negated_text, True, note="the members that lack it, as the negation asks")
+    ends = tuple(dict.fromkeys(ch.end for ch in keep))
+    return [
+        Candidate(
+            answers=tuple(index.name(k) for k in ends),
+            answer_keys=ends,
+            answer_type=group.answer_type,
+            main=ordered_path(keep, []),
+            score=group.score,
+            chains=tuple(keep),
+            checks=(check,),
+            origin="negation",
+        )
+    ]
+
+
+def _relation_group(index: KGIndex, clause: str) -> Candidate | None:
+    """`文中各装备的研制单位`: a clause that names no node but a relation in full describes every value of it in the
+    KG (each member with its own triple); None when no single relation is named so, or it has one value only."""
+    words = residual_words(normalize_text(clause))
+    named = [r for r in index.relations if normalize_text(r) and normalize_text(r) in words]
+    longest = max((len(normalize_text(r)) for r in named), default=0)
+    named = [r for r in named if len(normalize_text(r)) == longest]
+    if len(named) != 1:
+        return None
+    chains: dict[str, Chain] = {}
+    for t in index.triples:
+        if t.relation == named[0]:
+            edge = Edge.of(t, True)
+            chains.setdefault(edge.dst, Chain(edge.src, (edge,)))
+    if len(chains) < 2:
+        return None
+    members = list(chains.values())
+    keys = tuple(ch.end for ch in members)
+    return Candidate(tuple(index.name(k) for k in keys), keys, "实体", ordered_path(members, []), 0.0, tuple(members))
+
+
+def _connected(index: KGIndex, chain: Chain, key: str, relation_words: list[str]) -> bool:
+    """The member `chain` ends on reaches the named node `key` — not through the group's own node — by at most
+    `MAX_HOPS` triples, one of them with a relation the `relation_words` spell, when there are any."""
+    member = chain.end
+    if member in index.alias_group(key):
+        return not relation_words
+    parent = chain.nodes[-2] if len(chain.nodes) >= 2 else None
+    via = connect(index, [member], key, max_hops=MAX_HOPS)
+    if via is None or (via.hops == 2 and via.nodes[1] == parent):
+        return False
+    return not relation_words or any(_names_relation(e.relation, w) for e in via.edges for w in relation_words)
+
+
+def _names_relation(relation: str, words: str) -> bool:
+    """The words spell the relation (`中标方`), a part of it (`中标`), or a synonym of it in full (`研制` for
+    `研制单位`); a shared part (`竞标方` for `中标方`) does not tell one way of reaching a name from another."""
+    r = normalize_text(relation)
+    return r in words or words in r or relation_match(relation, words).score >= RELATION_NAMED
+
+
+def _has(
+    index: KGIndex, chain: Chain, neg: NegatedGroup, named: list[str], names_a_node: bool, relation_words: list[str]
+) -> bool:
+    """Whether the member `chain` ends on has what the question negates (`relation_words`: the connection to a named
+    node must be by one of them, when some member's is)."""
+    member = chain.end
+    if any(_connected(index, chain, key, relation_words) for key in named):
+        return True
+    if not named and _named_neighbour(index, chain, neg.negated):  # a linked name is judged by `_connected`
+        return True
+    if neg.negated in normalize_text(index.types_text(member)):
+        return True
+    if names_a_node:
+        return False
+    last = chain.edges[-1].triple if chain.edges else None
+    return any(
+        e.triple is not last and relation_match(e.relation, neg.negated).score >= NEGATED_RELATION_MATCH
+        for e in index.edges(member)
+    )
+
+
+def _named_neighbour(index: KGIndex, chain: Chain, negated: str) -> bool:
+    """A neighbour of the member (not over the chain's last triple) whose name the negated words spell, or whose
+    name holds them (`远程防空导弹` for `防空导弹`)."""
+    last = chain.edges[-1].triple if chain.edges else None
+    for e in index.edges(chain.end):
+        if e.triple is last:
+            continue
+        other = e.dst
+        if (len(other) >= 2 and other in negated) or negated in other:
+            return True
+    return False
