@@ -358,8 +358,14 @@ NEGATION_MARKERS: tuple[str, ...] = ("不属于", "不隶属于", "不是", "并
 # Negation before a predicate the question names in words, not as a name (`哪一艘最终没有沉没`, `尚未退役的`,
 # `不是驱逐舰的那艘`): the answer must not have it. `非` alone is left out: it starts words (`非洲`).
 PREDICATE_NEGATIONS: tuple[str, ...] = ("没有", "尚未", "从未", "未曾", "未", "不曾", "不是", "并非", "不属于", "不再")
-NEGATED_WORD_STOPS = "的吗呢，。,；;？?、"  # where the negated words end
+CLAUSE_STOPS = "吗呢，。,；;？?、"  # where a clause's words end
+NEGATED_WORD_STOPS = "的" + CLAUSE_STOPS  # where the negated words end
 NEGATED_TAIL_PARTICLES = "过了着"  # aspect particles after a negated verb (`没有参加过`)
+# words around negated ones that say nothing of what is negated (`所属国家不是中国的有哪些`, `不是由X研制的`)
+NEGATION_LINKING = "的是有由被在为"
+GROUP_NEGATIONS: tuple[str, ...] = tuple(sorted({*NEGATION_MARKERS, *PREDICATE_NEGATIONS} - {"非", "不为"}))
+SEVERAL_WORD = "几"  # `几款机型` in a clause that describes a group: several, not how many
+GROUP_QUESTION = "有哪些"  # a clause that describes a group, asked for its members
 EXCLUDE_FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("除了", ("以外", "之外", "外")),
     ("除", ("以外", "之外", "外")),

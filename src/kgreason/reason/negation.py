@@ -22,31 +22,34 @@ from kgreason.kg.paths import Chain, connect
 from kgreason.reason.analysis import Analysis, Form, residual_words
 from kgreason.reason.candidate import Candidate, ordered_path
 from kgreason.reason.checks import NEGATED_RELATION_MATCH, Check
+from kgreason.reason.generate import answer_type_of
 from kgreason.reason.lexicon import (
     AMONG_WORDS,
     BOOL_WORDS,
+    CLAUSE_STOPS,
+    GROUP_NEGATIONS,
+    GROUP_QUESTION,
     INTERROGATIVES,
     MEASURE_WORDS,
     NEGATED_TAIL_PARTICLES,
-    NEGATION_MARKERS,
-    PREDICATE_NEGATIONS,
+    NEGATION_LINKING,
     SET_QUESTION_WORDS,
+    SEVERAL_WORD,
 )
 from kgreason.reason.scoring import relation_match
 from kgreason.text.normalize import normalize_text
 
 _AMONG = "|".join(sorted(AMONG_WORDS, key=len, reverse=True))
 # the group clause ends on an among-word followed by a comma, or by the question word itself (`…战斗机里哪一型…`)
-_SPLIT = re.compile(rf"^(?P<group>.{{2,}}?)(?:{_AMONG})(?:[，,]\s*|(?=哪))(?P<rest>.+)$")
-_MARKERS = sorted({*NEGATION_MARKERS, *PREDICATE_NEGATIONS} - {"非", "不为"}, key=len, reverse=True)
-_MARKER = re.compile("|".join(_MARKERS))
+_ASKING = "|".join(INTERROGATIVES)
+_SPLIT = re.compile(rf"^(?P<group>.{{2,}}?)(?:{_AMONG})(?:[，,]\s*|(?={_ASKING}))(?P<rest>.+)$")
+_MARKER = re.compile("|".join(sorted(GROUP_NEGATIONS, key=len, reverse=True)))
 MAX_HOPS = 2  # a named node this close to a member is what the member has (`编入` is one triple, `由…发射` two)
 RELATION_NAMED = 0.9  # `relation_match` of a synonym spelled in full (its variants score 0.9)
 GROUP_CANDIDATES = 3  # answers of the group clause looked at for one with several members
-_CLAUSE_END = re.compile("[，。,；;？?、吗呢]")
+_CLAUSE_END = re.compile(f"[{CLAUSE_STOPS}]")
 # `几款机型`, `几次受袭事件` describe a group; asked of the group clause they would make it a count question
-_SEVERAL = re.compile(f"几[{MEASURE_WORDS}]")
-_LINKING = "的是有由被在为"  # words around the negated ones that say nothing of what is negated
+_SEVERAL = re.compile(f"{SEVERAL_WORD}[{MEASURE_WORDS}]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +78,7 @@ def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
     text = _CLAUSE_END.split(rest[neg.end() :], maxsplit=1)[0]
     cut = min((text.find(w) for w in INTERROGATIVES if w in text), default=len(text))
     # `所属国家不是中国的有哪些` -> 中国; `并非联合攻击战斗机项目的中标方` keeps its relation words
-    text = text[:cut].rstrip(_LINKING).rstrip(NEGATED_TAIL_PARTICLES).rstrip(_LINKING).strip()
+    text = text[:cut].rstrip(NEGATION_LINKING).rstrip(NEGATED_TAIL_PARTICLES).rstrip(NEGATION_LINKING).strip()
     if len(normalize_text(text)) < 2:
         return None
     start = rest_at + neg.end()
@@ -100,7 +103,7 @@ def negated_group_candidates(
     negated, as one candidate; [] when the test does not tell the members apart."""
     # a group has members: the best answer of the clause that lists two or more (`…的舰艇有哪些` may rank one
     # attribute value first)
-    asked = ask_group(neg.group_text + "有哪些")[:GROUP_CANDIDATES]
+    asked = ask_group(neg.group_text + GROUP_QUESTION)[:GROUP_CANDIDATES]
     group = next((c for c in asked if len(c.chains) >= 2), None)
     if group is None and not any(m.end <= neg.group_end for m in analysis.mentions):
         group = _relation_group(index, neg.group_text)
@@ -112,7 +115,7 @@ def negated_group_candidates(
     masked = "".join(
         "|" if any(m.start <= neg.negated_start + i < m.end for m in inside) else ch for i, ch in enumerate(neg.negated)
     )
-    relation_words = [w for w in (p.strip(_LINKING) for p in masked.split("|")) if len(w) >= 2]
+    relation_words = [w for w in (p.strip(NEGATION_LINKING) for p in masked.split("|")) if len(w) >= 2]
     names_a_node = bool(named) or any(_named_neighbour(index, ch, neg.negated) for ch in group.chains)
     by_relation = bool(relation_words) and any(
         _connected(index, ch, key, relation_words) for ch in group.chains for key in named
@@ -158,7 +161,8 @@ def _relation_group(index: KGIndex, clause: str) -> Candidate | None:
         return None
     members = list(chains.values())
     keys = tuple(ch.end for ch in members)
-    return Candidate(tuple(index.name(k) for k in keys), keys, "实体", ordered_path(members, []), 0.0, tuple(members))
+    kind = answer_type_of(index, keys[0], "set")
+    return Candidate(tuple(index.name(k) for k in keys), keys, kind, ordered_path(members, []), 0.0, tuple(members))
 
 
 def _connected(index: KGIndex, chain: Chain, key: str, relation_words: list[str]) -> bool:
