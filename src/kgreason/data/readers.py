@@ -21,6 +21,7 @@ from kgreason.data.problems import describe, is_json_lines, label_for
 from kgreason.data.records import AnswerRecord, Document, KGTriple, Level, PathTriple, Question
 from kgreason.data.shapes import (
     DEFAULT_LEVEL,
+    Reshaped,
     level_from_digit,
     number_as_text,
     rename_fields,
@@ -104,7 +105,7 @@ def _read_raw(
     return records
 
 
-def _reshaped(result: FileResult[Any], label: str, reshaped: Any) -> Any:
+def _reshaped(result: FileResult[Any], label: str, reshaped: Reshaped) -> Any:
     """The record `shapes` made readable; each change it made is a warning (folded per file and kind)."""
     for note in reshaped.notes:
         result.warning(note, label)
