@@ -35,6 +35,9 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("霜刃火炮", "装备", "研制单位", "东极公司", "组织"),
     ("海盾项目", "项目", "中标方", "北辰公司", "组织"),
     ("海盾项目", "项目", "竞标方", "南岳公司", "组织"),
+    ("甲舰", "舰艇", "所属型号", "052型驱逐舰", "型号"),
+    ("丙舰", "舰艇", "所属型号", "052型驱逐舰", "型号"),
+    ("乙舰", "舰艇", "所属型号", "054型护卫舰", "型号"),
 ]
 
 
@@ -69,6 +72,8 @@ def answer(question: str, config: ReasonerConfig | None = None) -> AnswerRecord:
         ("第一舰队下辖的舰艇里，类型不是驱逐舰的有哪些？", {"乙舰", "丁舰"}),
         # a date the negated words name, among the members' values
         ("第一舰队下辖的几艘舰艇中，哪些不是在1960年6月4日沉没的？", {"乙舰", "丙舰", "丁舰"}),
+        # a group named by a name that starts with a number (`为052型` is no threshold `= 52 型`)
+        ("所属型号为052型驱逐舰的各艘舰中，哪些没有沉没？", {"丙舰"}),
         # a name with the relation it is reached by (中标方, not 竞标方)
         ("文中各装备的研制单位里，哪些并非海盾项目的中标方？", {"南岳公司", "东极公司"}),
     ],
@@ -128,3 +133,15 @@ def test_a_negated_predicate_on_one_answer_is_checked() -> None:
     ds = dataset("第一分队下辖的哪艘舰艇没有沉没？")
     result = Reasoner(ds, replace(ReasonerConfig(), negated_groups=False)).answer(ds.questions[0])
     assert result.record.answers == ("丙舰",)
+
+
+def test_a_number_inside_a_linked_name_is_no_threshold() -> None:
+    """`所属型号为052型驱逐舰`: the number begins a name the question links, so it is no `= 52 型` threshold."""
+
+    def numerics(question: str) -> tuple[str, ...]:
+        ds = dataset(question)
+        _, analysis = Reasoner(ds).analyse(ds.questions[0])
+        return tuple(t.text for t in analysis.numerics)
+
+    assert numerics("所属型号为052型驱逐舰的舰艇有哪些？") == ()
+    assert numerics("沉没时间为1960年6月4日、所属型号为052型驱逐舰的舰艇有哪些？") == ()  # a date is a window

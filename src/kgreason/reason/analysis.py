@@ -633,13 +633,18 @@ def _match_word(text: str, words: tuple[str, ...]) -> str:
     return ""
 
 
-def _numerics(q: MappedText, index: KGIndex) -> list[NumericThreshold]:
+def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -> list[NumericThreshold]:
+    """Numeric thresholds (`射程超过300公里`, `舷号为105的`); a number that begins or continues a longer name the
+    question links by name is part of that name (`所属型号为055型驱逐舰`: no `= 55 型`)."""
     nq = q.norm
     out: list[NumericThreshold] = []
     rel_names = sorted({normalize_text(r) for r in index.relations if r}, key=len, reverse=True)
+    names = [(m.start, m.end) for m in mentions if m.how in ("exact", "core")]
     for qm in find_quantities(q.original):
         ns = next((i for i, o in enumerate(q.origin) if o >= qm.start), len(nq))
         ne = _norm_end(q, qm.end)
+        if any(a <= ns and ne <= b and (a, b) != (ns, ne) for a, b in names):
+            continue
         before = nq[:ns]
         comparator = ""
         for w in sorted(NUMERIC_COMPARATORS, key=len, reverse=True):
@@ -868,7 +873,7 @@ def _residual(nq: str, spans: list[tuple[int, int]]) -> str:
 def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGIndex) -> Analysis:
     nq = q.norm
     times = _time_windows(q, mentions, index)
-    numerics = _numerics(q, index)
+    numerics = _numerics(q, index, mentions)
     # A mention that is only part of a time window or a threshold is not a key entity.
     window_spans = [(t.start, t.end) for t in times] + [(n.start, n.end) for n in numerics]
     kept = [
