@@ -24,7 +24,7 @@ NEW_SHAPES = json.loads((ROOT / "benchmarks" / "data" / "new_shapes.json").read_
 NEW_SHAPES_PINNED = {"sample": 222, "ccks_ext_dev": 259}  # of 241 and 278
 # negation over a described group, written on the eight KGs before the mechanism (benchmarks/data/negation.json)
 NEGATION = json.loads((ROOT / "benchmarks" / "data" / "negation.json").read_text(encoding="utf-8"))
-NEGATION_PINNED = {"sample": 10, "ccks_ext_dev": 10}  # of 12 and 12 (5 of 24 before reason/negation.py)
+NEGATION_PINNED = {"sample": 11, "ccks_ext_dev": 10}  # of 12 and 12 (5 of 24 before reason/negation.py)
 
 
 def _right(name: str, root: Path, items: list[dict[str, Any]] = ITEMS) -> int:

@@ -145,3 +145,12 @@ def test_a_number_inside_a_linked_name_is_no_threshold() -> None:
 
     assert numerics("所属型号为052型驱逐舰的舰艇有哪些？") == ()
     assert numerics("沉没时间为1960年6月4日、所属型号为052型驱逐舰的舰艇有哪些？") == ()  # a date is a window
+
+
+def test_listed_starts_of_a_set_question_are_a_union_unless_shared() -> None:
+    """`A和B下辖的舰艇有哪些` asks for the members of each (`respectively.union_parts`); `A和B都下辖的` for the ones
+    they share (the chain search's own reading, unchanged)."""
+    assert set(answer("第一舰队和第一分队下辖的舰艇有哪些？").answers) == {"甲舰", "乙舰", "丙舰", "丁舰"}
+    assert set(answer("第一舰队和第一分队都下辖的舰艇有哪些？").answers) == {"甲舰", "丙舰"}
+    # the group of a negation may be such a union
+    assert set(answer("第一分队和第一舰队下辖的舰艇里，哪几艘没有沉没？").answers) == {"丙舰", "丁舰"}

@@ -373,6 +373,8 @@ EXCLUDE_FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
 # Words saying a question asks for several things, each on its own (`X的A和B分别是什么`, reason/respectively.py),
 # and the words that join listed things (`A、B和C`; also which-of lists, `A和B哪个更早`).
 RESPECTIVELY_WORDS: tuple[str, ...] = ("分别", "各自", "各是", "各为")
+# Words saying that listed names share what is asked (`A和B都参加的演习`, `共同`): an intersection, not a union.
+TOGETHER_WORDS: tuple[str, ...] = ("都", "共同", "同时", "一起", "一同", "均", "皆", "共有")
 COORDINATORS: tuple[str, ...] = ("以及", "还是", "和", "与", "及", "或", "跟", "同", "、")
 # Those that also join the relation words of "respectively" parts (`下水时间和建造单位`): `同`, `跟`, `或` join names
 # but sit inside relation words (`合同金额`).

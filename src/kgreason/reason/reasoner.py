@@ -34,7 +34,7 @@ from kgreason.reason.llm_choice import LLMDecision, choose
 from kgreason.reason.negation import NegatedGroup, find_negated_group, negated_group_candidates
 from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
 from kgreason.reason.reading import QuestionReading, read_question
-from kgreason.reason.respectively import respective_parts, respectively_candidates
+from kgreason.reason.respectively import respective_parts, respectively_candidates, union_parts
 from kgreason.reason.select import Selection, find_selection, select_candidates
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
@@ -205,7 +205,7 @@ class Reasoner:
             cands, scored = listed_candidates(index, analysis, group, cfg)
             if cands:
                 return cands, scored
-        parts = respective_parts(analysis)
+        parts = respective_parts(analysis) or union_parts(analysis)
         if parts:
             cands, scored = respectively_candidates(
                 index, parts, cfg, self._external(q.question), self._prior(q, index)
@@ -223,7 +223,7 @@ class Reasoner:
         """`text` (a clause of `q` that describes a group, asked as `…有哪些`) answered on `q`'s document."""
         part = Question(q.query_id, q.doc_id, text, "L2")  # a group is never one fact
         index, analysis = self.analyse(part)
-        cands, _ = chain_candidates(index, analysis, self.config, self._external(text), self._prior(part, index))
+        cands, _ = self.candidates(part, index, analysis)  # every builder but the negated group's own
         return cands
 
     def answer(self, q: Question) -> QuestionResult:

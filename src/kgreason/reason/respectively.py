@@ -18,7 +18,7 @@ from kgreason.reason.analysis import Analysis, Form, listed_names, residual_word
 from kgreason.reason.candidate import Candidate, joined
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates, key_starts
-from kgreason.reason.lexicon import PART_JOINERS, RESPECTIVELY_WORDS, TIME_PART_ENDINGS
+from kgreason.reason.lexicon import PART_JOINERS, RESPECTIVELY_WORDS, TIME_PART_ENDINGS, TOGETHER_WORDS
 from kgreason.text.normalize import normalize_text
 
 _PART_JOINER = re.compile("|".join(re.escape(w) for w in sorted(PART_JOINERS, key=len, reverse=True)))
@@ -53,6 +53,17 @@ def respective_parts(analysis: Analysis) -> list[Part]:
         Part(replace(analysis, residual=residual, asked=words, form=_part_form(words, form)))
         for words, residual in _residual_parts(analysis)
     ]
+
+
+def union_parts(analysis: Analysis) -> list[Part]:
+    """`第16特混舰队和第17特混舰队下辖的航空母舰有哪些`: a set question whose starts are names joined by a coordinating
+    word asks for the members of each, together (one part per name, answered as a set); [] when it is no such
+    question, or when its words say the names share what is asked (`都`, `共同`: an intersection, the chain search's
+    own reading)."""
+    nq = analysis.mapped.norm
+    if analysis.form != "set" or any(w in nq for w in (*TOGETHER_WORDS, *RESPECTIVELY_WORDS)):
+        return []
+    return _entity_parts(analysis)
 
 
 def _part_form(words: str, form: Form) -> Form:
