@@ -24,6 +24,9 @@ before `中，哪一个`, `哪一次` over events, names joined by `、`, the na
 their failures informed general fixes, so it too is a development figure.
 `benchmarks/data/negation.json` (`--items`) holds 24 questions of negation over a described group (`X中，哪些没有Y`),
 written on the eight KGs by a helper who read only the KGs, before `reason/negation.py` existed (5/24 right then).
+`benchmarks/data/time_order.json` (`--items`): 24 questions of event-anchored time (`X时，Y是否已经…`, `X之后…`),
+superlatives over described groups and comparisons of described things, written the same way after the negation
+batch (17/24 right with 4563200 before two fixes they exposed).
 Exits 0 with a message when a data folder is missing.
 """
 

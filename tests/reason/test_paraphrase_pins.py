@@ -25,6 +25,9 @@ NEW_SHAPES_PINNED = {"sample": 222, "ccks_ext_dev": 259}  # of 241 and 278
 # negation over a described group, written on the eight KGs before the mechanism (benchmarks/data/negation.json)
 NEGATION = json.loads((ROOT / "benchmarks" / "data" / "negation.json").read_text(encoding="utf-8"))
 NEGATION_PINNED = {"sample": 11, "ccks_ext_dev": 10}  # of 12 and 12 (5 of 24 before reason/negation.py)
+# event-anchored time, superlatives over groups, comparisons, written on the eight KGs by a helper who read only them
+TIME_ORDER = json.loads((ROOT / "benchmarks" / "data" / "time_order.json").read_text(encoding="utf-8"))
+TIME_ORDER_PINNED = {"sample": 10, "ccks_ext_dev": 9}  # of 12 and 12 (17 of 24 with 4563200)
 
 
 def _right(name: str, root: Path, items: list[dict[str, Any]] = ITEMS) -> int:
@@ -62,3 +65,11 @@ def test_negation_questions_are_pinned() -> None:
     if not root.is_dir():
         pytest.skip(f"ccks_ext_dev not found in {SHARED_DATA}")
     assert _right("ccks_ext_dev", root, NEGATION) == NEGATION_PINNED["ccks_ext_dev"]
+
+
+def test_time_and_order_questions_are_pinned() -> None:
+    assert _right("sample", ROOT / "examples" / "sample", TIME_ORDER) == TIME_ORDER_PINNED["sample"]
+    root = SHARED_DATA / "ccks_ext_dev"
+    if not root.is_dir():
+        pytest.skip(f"ccks_ext_dev not found in {SHARED_DATA}")
+    assert _right("ccks_ext_dev", root, TIME_ORDER) == TIME_ORDER_PINNED["ccks_ext_dev"]

@@ -947,3 +947,21 @@ def test_names_a_weak_link_displaced_come_back_when_the_analysis_drops_it() -> N
     # noun; the analysis drops that link, and 雷鸣火箭炮, which it had displaced, is linked again
     rec = answer("2017年以前签约采购雷鸣火箭炮的北方国家是哪一个？", "L3")
     assert rec.answers == ("甲国",)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("远洋护航时，青岚号有没有入列？", "是"), ("海上检阅时，青岚号有没有入列？", "否")],
+)
+def test_at_the_time_of_an_event_yes_no_without_already(question: str, expected: str) -> None:
+    """`X时，Y有没有入列` asks, like `X时，Y是否已经入列`, whether Y's date comes before X's (入列 2012年8月1日 against
+    远洋护航 2013年4月 and 海上检阅 2011年10月1日)."""
+    rec = answer(question)
+    assert rec.answers == (expected,)
+    assert ("青岚号", "入列时间", "2012年8月1日") in rec.main_path
+
+
+def test_a_count_word_describing_the_group_picked_from_is_no_count() -> None:
+    """`几种弹药中，射程最远的是哪一种` picks one of several: not a how-many question."""
+    rec = answer("雷鸣火箭炮的几种弹药中，射程最远的是哪一种？")
+    assert rec.answers == ("B型导弹",)

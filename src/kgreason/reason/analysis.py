@@ -16,6 +16,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities
 from kgreason.reason.lexicon import (
     ALREADY_WORDS,
+    AMONG_WORDS,
     BOOL_WORDS,
     CAMP_MARKERS,
     CAMP_SUFFIXES,
@@ -205,6 +206,16 @@ def detect_form(
     return _form(nq, _comparative(nq, mentions, mapped))
 
 
+_AMONG_THEN_ASKED = re.compile(f"(?:{'|'.join(AMONG_WORDS)}).*?(?:{'|'.join(INTERROGATIVES)})")
+
+
+def _counts(pattern: str, nq: str) -> bool:
+    """A how-many pattern that asks: `F-35的几种型别中，最早…的是哪一型` only describes the group it picks from (the
+    count word is followed by an among-word and a question word of its own)."""
+    m = re.search(pattern, nq)
+    return m is not None and not _AMONG_THEN_ASKED.search(nq, m.end())
+
+
 def _form(
     nq: str, comparative: tuple[str, str, int, int, tuple[str, ...]] | None
 ) -> tuple[Form, tuple[str, str] | None]:
@@ -213,7 +224,7 @@ def _form(
         return "bool", None
     if comparative is not None:
         return "choice", comparative[:2]
-    if any(re.search(p, nq) for p in COUNT_PATTERNS):
+    if any(_counts(p, nq) for p in COUNT_PATTERNS):
         return "count", None
     if any(re.search(p, nq) for p in TIME_QUESTION_PATTERNS):
         return "time", None
@@ -523,11 +534,11 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             )
             out.extend(_continued_window(q, mentions, index, m.key, end))
             continue
-        # `X发生时，Y是否已经完成…`: what is asked had happened by X's date
+        # `X发生时，Y是否已经完成…` / `X时，Y有没有入列`: what is asked had happened by X's date
         wm = _WHEN.match(after)
         if (
             wm
-            and _has_any(nq[m.end + wm.end() :], ALREADY_WORDS)
+            and _has_any(nq[m.end + wm.end() :], (*ALREADY_WORDS, *BOOL_WORDS))
             and _clause_start(q, m.end + wm.end()) == m.end + wm.end()  # `时` ends its clause (not `时速`)
             and any(index.date(e.dst) for e in index.value_edges(m.key))
         ):
