@@ -27,7 +27,7 @@ NEGATION = json.loads((ROOT / "benchmarks" / "data" / "negation.json").read_text
 NEGATION_PINNED = {"sample": 11, "ccks_ext_dev": 10}  # of 12 and 12 (5 of 24 before reason/negation.py)
 # event-anchored time, superlatives over groups, comparisons, written on the eight KGs by a helper who read only them
 TIME_ORDER = json.loads((ROOT / "benchmarks" / "data" / "time_order.json").read_text(encoding="utf-8"))
-TIME_ORDER_PINNED = {"sample": 10, "ccks_ext_dev": 9}  # of 12 and 12 (17 of 24 with 4563200)
+TIME_ORDER_PINNED = {"sample": 10, "ccks_ext_dev": 10}  # of 12 and 12 (17 of 24 with 4563200)
 
 
 def _right(name: str, root: Path, items: list[dict[str, Any]] = ITEMS) -> int:

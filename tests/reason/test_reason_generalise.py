@@ -965,3 +965,19 @@ def test_a_count_word_describing_the_group_picked_from_is_no_count() -> None:
     """`几种弹药中，射程最远的是哪一种` picks one of several: not a how-many question."""
     rec = answer("雷鸣火箭炮的几种弹药中，射程最远的是哪一种？")
     assert rec.answers == ("B型导弹",)
+
+
+def test_at_the_time_of_a_described_event() -> None:
+    """`宣布向乙国援助雷鸣火箭炮时，甲国是否已经签约…`: the at-the-time bound is described by several names — the dated
+    node next to most of them (丙年援助行动, 宣布时间 2015年3月1日), not a date of one of them (雷鸣火箭炮's own
+    开始装备时间). (Which of 甲国's dates is compared is the chain's business: here it still takes the launcher's.)"""
+    question = "宣布向乙国援助雷鸣火箭炮时，甲国是否已经签约采购雷鸣火箭炮？"
+    ds = Dataset(
+        root="memory",
+        documents={"doc_01": Document("doc_01", DOCUMENT)},
+        kgs={"doc_01": kg()},
+        questions=(Question("doc_01_001", "doc_01", question, "L3"),),
+    )
+    _, analysis = Reasoner(ds).analyse(ds.questions[0])
+    assert [(t.anchor_key, t.relation) for t in analysis.times] == [("丙年援助行动", "早于")]
+    assert ("丙年援助行动", "宣布时间", "2015年3月1日") in answer(question, "L3").main_path

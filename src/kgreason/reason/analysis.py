@@ -541,6 +541,8 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             and _has_any(nq[m.end + wm.end() :], (*ALREADY_WORDS, *BOOL_WORDS))
             and _clause_start(q, m.end + wm.end()) == m.end + wm.end()  # `时` ends its clause (not `时速`)
             and any(index.date(e.dst) for e in index.value_edges(m.key))
+            # a clause of several names describes an event (`_described_bounds`), not this name's own date
+            and sum(1 for x in mentions if _clause_start(q, m.start) <= x.start and x.end <= m.end) < 2
         ):
             end = m.end + wm.end()
             out.append(
@@ -579,14 +581,20 @@ def _described_bounds(
     q: MappedText, mentions: list[Mention], index: KGIndex, found: list[TimeWindow]
 ) -> list[TimeWindow]:
     """`在美国宣布向乌克兰提供“海马斯”之后`: a bound described by several names (no window of a name's own date
-    took it) — the dated node adjacent to (or named after) most of them is the event meant."""
+    took it) — the dated node adjacent to (or named after) most of them is the event meant. So is the event of an
+    at-the-time clause before a yes/no question (`美国宣布向乌克兰提供海马斯时，波兰是否已经签约…`)."""
     nq = q.norm
     out: list[TimeWindow] = []
     taken = [(t.start, t.end) for t in found]
-    for bm in re.finditer(r"之后|以后|之前|以前", nq):
+    for bm in re.finditer("之后|以后|之前|以前|" + "|".join(WHEN_WORDS), nq):
         p = bm.start()
         if any(a <= p < b for a, b in taken):
             continue
+        when = bm.group(0) in WHEN_WORDS
+        if when and not (
+            _clause_start(q, bm.end()) == bm.end() and _has_any(nq[bm.end() :], (*ALREADY_WORDS, *BOOL_WORDS))
+        ):
+            continue  # `时` inside a word (`时速`), or no yes/no question about what had happened by then
         cs = _clause_start(q, p)
         cs += 1 if nq[cs : cs + 1] == "在" else 0
         inner = [m for m in mentions if cs <= m.start and m.end <= p]
@@ -609,7 +617,7 @@ def _described_bounds(
                 best = (s, key)
         if best is None:
             continue
-        relation = "晚于" if bm.group(0) in ("之后", "以后") else "早于"
+        relation = "晚于" if bm.group(0) in ("之后", "以后") else "早于"  # at the time: what is asked came first
         out.append(TimeWindow(q.verbatim(cs, bm.end()), relation, "", None, None, best[1], cs, bm.end(), hint=words))
         taken.append((cs, bm.end()))
     return out
