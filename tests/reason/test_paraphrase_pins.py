@@ -51,25 +51,14 @@ def test_reworded_ccks_ext_dev_questions_are_pinned() -> None:
     assert _right("ccks_ext_dev", root) == PINNED["ccks_ext_dev"]
 
 
-def test_questions_of_new_shapes_are_pinned() -> None:
-    assert _right("sample", ROOT / "examples" / "sample", NEW_SHAPES) == NEW_SHAPES_PINNED["sample"]
+@pytest.mark.parametrize(
+    ("items", "pinned"),
+    [(NEW_SHAPES, NEW_SHAPES_PINNED), (NEGATION, NEGATION_PINNED), (TIME_ORDER, TIME_ORDER_PINNED)],
+    ids=["new_shapes", "negation", "time_order"],
+)
+def test_written_question_batches_are_pinned(items: list[dict[str, Any]], pinned: dict[str, int]) -> None:
+    assert _right("sample", ROOT / "examples" / "sample", items) == pinned["sample"]
     root = SHARED_DATA / "ccks_ext_dev"
     if not root.is_dir():
         pytest.skip(f"ccks_ext_dev not found in {SHARED_DATA}")
-    assert _right("ccks_ext_dev", root, NEW_SHAPES) == NEW_SHAPES_PINNED["ccks_ext_dev"]
-
-
-def test_negation_questions_are_pinned() -> None:
-    assert _right("sample", ROOT / "examples" / "sample", NEGATION) == NEGATION_PINNED["sample"]
-    root = SHARED_DATA / "ccks_ext_dev"
-    if not root.is_dir():
-        pytest.skip(f"ccks_ext_dev not found in {SHARED_DATA}")
-    assert _right("ccks_ext_dev", root, NEGATION) == NEGATION_PINNED["ccks_ext_dev"]
-
-
-def test_time_and_order_questions_are_pinned() -> None:
-    assert _right("sample", ROOT / "examples" / "sample", TIME_ORDER) == TIME_ORDER_PINNED["sample"]
-    root = SHARED_DATA / "ccks_ext_dev"
-    if not root.is_dir():
-        pytest.skip(f"ccks_ext_dev not found in {SHARED_DATA}")
-    assert _right("ccks_ext_dev", root, TIME_ORDER) == TIME_ORDER_PINNED["ccks_ext_dev"]
+    assert _right("ccks_ext_dev", root, items) == pinned["ccks_ext_dev"]
