@@ -473,7 +473,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
         if i in used:
             continue
         ns = norm_pos.get(d.start, 0)
-        ne = _norm_end(q, d.end)
+        ne = q.norm_index(d.end)
         after = nq[ne:]
         # a span: `2010年至2015年`
         span_m = re.match(r"(至|到|-|—)", after)
@@ -482,7 +482,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             nns = norm_pos.get(nxt.start, 0)
             if nns == ne + len(span_m.group(1)):
                 used.add(i + 1)
-                ne2 = _norm_end(q, nxt.end)
+                ne2 = q.norm_index(nxt.end)
                 word = _match_word(nq[ne2:], ("期间", "之间", "间"))
                 end = ne2 + len(word)
                 text = q.verbatim(ns, end)
@@ -542,7 +542,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             and _clause_start(q, m.end + wm.end()) == m.end + wm.end()  # `时` ends its clause (not `时速`)
             and any(index.date(e.dst) for e in index.value_edges(m.key))
             # a clause of several names describes an event (`_described_bounds`), not this name's own date
-            and sum(1 for x in mentions if _clause_start(q, m.start) <= x.start and x.end <= m.end) < 2
+            and _names_in(mentions, _clause_start(q, m.start), m.end) < 2
         ):
             end = m.end + wm.end()
             out.append(
@@ -575,6 +575,11 @@ def _clause_start(q: MappedText, i: int) -> int:
             return i
         i -= 1
     return 0
+
+
+def _names_in(mentions: list[Mention], start: int, end: int) -> int:
+    """How many mentions lie within the normalised span [start, end)."""
+    return sum(1 for x in mentions if start <= x.start and x.end <= end)
 
 
 def _described_bounds(
@@ -637,14 +642,6 @@ def _continued_window(q: MappedText, mentions: list[Mention], index: KGIndex, ke
     return [TimeWindow(q.verbatim(s, e), relation, "", None, None, key, s, e, hint=cm.group(2))]
 
 
-def _norm_end(q: MappedText, orig_end: int) -> int:
-    """Normalised index just past the characters of original[:orig_end]."""
-    i = 0
-    while i < len(q.origin) and q.origin[i] < orig_end:
-        i += 1
-    return i
-
-
 def _match_word(text: str, words: tuple[str, ...]) -> str:
     for w in sorted(words, key=len, reverse=True):
         if text.startswith(w):
@@ -660,8 +657,8 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
     rel_names = sorted({normalize_text(r) for r in index.relations if r}, key=len, reverse=True)
     names = [(m.start, m.end) for m in mentions if m.how in ("exact", "core")]
     for qm in find_quantities(q.original):
-        ns = next((i for i, o in enumerate(q.origin) if o >= qm.start), len(nq))
-        ne = _norm_end(q, qm.end)
+        ns = q.norm_index(qm.start)
+        ne = q.norm_index(qm.end)
         if any(a <= ns and ne <= b and (a, b) != (ns, ne) for a, b in names):
             continue
         before = nq[:ns]
@@ -770,6 +767,11 @@ def _exclusions(q: MappedText, mentions: list[Mention]) -> dict[str, str]:
     return out
 
 
+def before_question_word(text: str) -> str:
+    """`text` up to its first interrogative (`哪`, `什么`, …; all of it when it has none)."""
+    return text[: min((text.find(w) for w in INTERROGATIVES if w in text), default=len(text))]
+
+
 _NEGATED = re.compile(
     f"({'|'.join(sorted(PREDICATE_NEGATIONS, key=len, reverse=True))})([^{NEGATED_WORD_STOPS}]{{1,10}})"
 )
@@ -787,9 +789,7 @@ def _negated_predicates(q: MappedText, mentions: list[Mention], form: str) -> tu
     for m in _NEGATED.finditer(nq):
         if any(w in nq[max(0, m.start() - 2) : m.end(1) + 1] for w in BOOL_WORDS):
             continue
-        words = m.group(2)
-        cut = min((words.find(w) for w in INTERROGATIVES if w in words), default=len(words))
-        words = words[:cut].rstrip(NEGATED_TAIL_PARTICLES)
+        words = before_question_word(m.group(2)).rstrip(NEGATED_TAIL_PARTICLES)
         end = m.start(2) + len(words)
         if len(words) < 2 or any(mt.start < end and m.start() < mt.end for mt in mentions):
             continue

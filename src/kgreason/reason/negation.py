@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, connect
-from kgreason.reason.analysis import Analysis, Form, residual_words
+from kgreason.reason.analysis import Analysis, Form, before_question_word, residual_words
 from kgreason.reason.candidate import Candidate, ordered_path
-from kgreason.reason.checks import NEGATED_RELATION_MATCH, Check
+from kgreason.reason.checks import Check, check_negated
 from kgreason.reason.generate import answer_type_of
 from kgreason.reason.lexicon import (
     AMONG_WORDS,
@@ -75,25 +75,23 @@ def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
     neg = _MARKER.search(rest)
     if neg is None or any(w in rest[max(0, neg.start() - 2) : neg.end() + 1] for w in BOOL_WORDS):
         return None
-    text = _CLAUSE_END.split(rest[neg.end() :], maxsplit=1)[0]
-    cut = min((text.find(w) for w in INTERROGATIVES if w in text), default=len(text))
+    text = before_question_word(_CLAUSE_END.split(rest[neg.end() :], maxsplit=1)[0])
     # `所属国家不是中国的有哪些` -> 中国; `并非联合攻击战斗机项目的中标方` keeps its relation words
-    text = text[:cut].rstrip(NEGATION_LINKING).rstrip(NEGATED_TAIL_PARTICLES).rstrip(NEGATION_LINKING).strip()
+    text = text.rstrip(NEGATION_LINKING).rstrip(NEGATED_TAIL_PARTICLES).rstrip(NEGATION_LINKING).strip()
     if len(normalize_text(text)) < 2:
         return None
-    start = rest_at + neg.end()
-    norm_start, norm_end = _norm_span(analysis, start, start + len(text))
+    start, q = rest_at + neg.end(), analysis.mapped
     form: Form = "set" if any(w in rest for w in SET_QUESTION_WORDS) else "entity"
     group = _SEVERAL.sub("", m.group("group"))
-    group_end = _norm_span(analysis, 0, m.end("group"))[1]
-    return NegatedGroup(group, text, normalize_text(text), norm_start, norm_end, form, group_end)
-
-
-def _norm_span(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
-    """The normalised span of the original characters [start, end)."""
-    origin = analysis.mapped.origin
-    inside = [i for i, o in enumerate(origin) if start <= o < end]
-    return (inside[0], inside[-1] + 1) if inside else (0, 0)
+    return NegatedGroup(
+        group,
+        text,
+        normalize_text(text),
+        q.norm_index(start),
+        q.norm_index(start + len(text)),
+        form,
+        q.norm_index(m.end("group")),
+    )
 
 
 def negated_group_candidates(
@@ -190,20 +188,14 @@ def _has(
 ) -> bool:
     """Whether the member `chain` ends on has what the question negates (`relation_words`: the connection to a named
     node must be by one of them, when some member's is)."""
-    member = chain.end
     if any(_connected(index, chain, key, relation_words) for key in named):
         return True
     if not named and _named_neighbour(index, chain, neg.negated):  # a linked name is judged by `_connected`
         return True
-    if neg.negated in normalize_text(index.types_text(member)):
-        return True
     if names_a_node:
-        return False
-    last = chain.edges[-1].triple if chain.edges else None
-    return any(
-        e.triple is not last and relation_match(e.relation, neg.negated).score >= NEGATED_RELATION_MATCH
-        for e in index.edges(member)
-    )
+        return neg.negated in normalize_text(index.types_text(chain.end))
+    # the words name no node: the answer check of a negated predicate (its type, or a relation spelling them)
+    return check_negated(index, chain, neg.negated, neg.negated_text).ok is False
 
 
 def _named_neighbour(index: KGIndex, chain: Chain, negated: str) -> bool:

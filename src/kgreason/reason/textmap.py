@@ -4,6 +4,7 @@ verbatim substrings of the question (constraint values must be the question's ow
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from kgreason.text.normalize import normalize_text
@@ -28,6 +29,11 @@ class MappedText:
         if end <= 0 or start >= len(self.origin) or start < end:
             return ""
         return self.original[self.origin[end - 1] + 1 : self.origin[start]]
+
+    def norm_index(self, orig: int) -> int:
+        """The normalised index of the first character produced by original[orig:] (len(norm) when none): with
+        `norm_index(end)`, the normalised span of an original one."""
+        return bisect_left(self.origin, orig)
 
     def verbatim(self, start: int, end: int) -> str:
         a, b = self.span(start, end)
