@@ -38,19 +38,24 @@ DOCUMENT = (
 )
 
 
-def kg() -> tuple[KGTriple, ...]:
-    return tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(ROWS, start=1))
+Row = tuple[str, str, str, str, str]  # sub, sub_type, relation, obj, obj_type
 
 
-def make_dataset(questions: list[tuple[str, str]], *, doc_id: str = "doc_01") -> Dataset:
-    """A dataset with the KG above and `questions` as (question, level)."""
+def kg(rows: list[Row] = ROWS) -> tuple[KGTriple, ...]:
+    return tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(rows, start=1))
+
+
+def make_dataset(
+    questions: list[tuple[str, str]], *, doc_id: str = "doc_01", rows: list[Row] = ROWS, document: str = DOCUMENT
+) -> Dataset:
+    """A dataset with the KG of `rows` (default: the one above) and `questions` as (question, level)."""
     qs = tuple(
         Question(f"{doc_id}_{i:03d}", doc_id, text, level)  # type: ignore[arg-type]
         for i, (text, level) in enumerate(questions, start=1)
     )
     return Dataset(
         root="memory",
-        documents={doc_id: Document(doc_id, DOCUMENT)},
-        kgs={doc_id: kg()},
+        documents={doc_id: Document(doc_id, document)},
+        kgs={doc_id: kg(rows)},
         questions=qs,
     )

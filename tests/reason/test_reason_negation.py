@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from reason_smallkg import make_dataset
 
-from kgreason.data.records import AnswerRecord, Dataset, Document, KGTriple, Question
+from kgreason.data.records import AnswerRecord, Dataset
 from kgreason.kg.index import KGIndex
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.negation import find_negated_group
@@ -41,23 +42,14 @@ ROWS: list[tuple[str, str, str, str, str]] = [
 ]
 
 
-def kg() -> tuple[KGTriple, ...]:
-    return tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(ROWS, start=1))
-
-
 def dataset(question: str) -> Dataset:
-    return Dataset(
-        root="memory",
-        documents={"doc_01": Document("doc_01", "")},
-        kgs={"doc_01": kg()},
-        questions=(Question("doc_01_001", "doc_01", question, "L3"),),
-    )
+    return make_dataset([(question, "L3")], rows=ROWS, document="")
 
 
 def answer(question: str, config: ReasonerConfig | None = None) -> AnswerRecord:
     ds = dataset(question)
     rec = Reasoner(ds, config or ReasonerConfig()).answer(ds.questions[0]).record
-    verify_path(rec.main_path, KGIndex("doc_01", kg()), question)
+    verify_path(rec.main_path, KGIndex("doc_01", ds.kgs["doc_01"]), question)
     return rec
 
 
