@@ -22,7 +22,7 @@ TOLERANCE = 5e-4  # the reasoner is deterministic; this only absorbs rounding of
 # (overall, L1, L2, L3) with the packaged conventions, and with conventions learned from the set's own gold
 PINNED = {
     "sample": ((0.9875, 1.0000, 0.9947, 0.9653), (0.9875, 1.0000, 0.9947, 0.9653)),
-    "ccks_ext_dev": ((0.8724, 1.0000, 0.8965, 0.7103), (0.9029, 1.0000, 0.9151, 0.7885)),
+    "ccks_ext_dev": ((0.8755, 1.0000, 0.8965, 0.7208), (0.9036, 1.0000, 0.9151, 0.7907)),
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
@@ -14,6 +14,7 @@ from typing import Literal
 from kgreason.kg.dates import DateValue, find_dates, find_month_days
 from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities
+from kgreason.reason.kinds import kind_word_after
 from kgreason.reason.lexicon import (
     ALREADY_WORDS,
     AMONG_WORDS,
@@ -185,6 +186,23 @@ class Analysis:
     @property
     def mention_set(self) -> frozenset[str]:
         return self.mention_keyset or frozenset(m.key for m in self.mentions)
+
+
+def asked_kind_cleared(analysis: Analysis) -> Analysis:
+    """The analysis without what it read of the kind asked: for a sub-question about another part of the question
+    (the group a superlative picks from), whose kind the question's own question word does not name."""
+    return replace(
+        analysis,
+        person=False,
+        type_word="",
+        type_text="",
+        measure_word="",
+        read_type="",
+        unknown_kind="",
+        asks_category=False,
+        asks_event=False,
+        asks_thing=False,
+    )
 
 
 def _has_any(text: str, words: tuple[str, ...]) -> bool:
@@ -386,6 +404,10 @@ def _type_word(
     the text before it) that ends some KG name, type or relation — the KG's vocabulary stands in for a word
     segmenter."""
     for m in _TYPE_WORD_AFTER.finditer(nq):
+        if m.group(0)[-1:] in COUNTRY_TYPE_WORDS:
+            # `哪国造的`, `哪国公司制造的`: the question word names the kind itself; a noun after it is the thing
+            # whose country is asked
+            return m.group(0)[-1:], m.end() - 1, m.end()
         at = m.end() + (1 if nq[m.end() : m.end() + 1] in COPULAS else 0)  # `哪些是防空导弹`
         rest = nq[at : at + 8]
         rest = re.split(r"[的是在了吗呢，,。？?]", rest)[0]
@@ -403,8 +425,6 @@ def _type_word(
         # (or a verb: `在哪个州总装` — a longer word it starts would have matched above)
         if rest[:1] in endings:
             return rest[:1], at, at + 1
-        if m.group(0)[-1:] in COUNTRY_TYPE_WORDS:  # `哪国造的`: the question word names the kind itself
-            return m.group(0)[-1:], m.end() - 1, m.end()
     for m in _TYPE_WORD_BEFORE.finditer(nq):
         head = nq[max(0, m.start() - 8) : m.start()]
         if "的" not in head:
@@ -889,8 +909,27 @@ def _residual(nq: str, spans: list[tuple[int, int]]) -> str:
     return "|".join(s for s in text.split("|") if s)
 
 
+def _with_kind_words(q: MappedText, mentions: list[Mention], index: KGIndex) -> list[Mention]:
+    """Each name followed by a word the KG says is its kind (`F-35战斗机`, `谢菲尔德号驱逐舰`) spans that word too:
+    it describes the node, so it is neither a relation word nor a name of its own (a link inside it is dropped)."""
+    out: list[Mention] = []
+    covered: list[tuple[int, int]] = []
+    for m in mentions:
+        if any(a <= m.start and m.end <= b for a, b in covered):
+            continue
+        node = index.nodes.get(m.key)
+        n = kind_word_after(index, m.key, q.norm[m.end :]) if node is not None and node.kind == "entity" else 0
+        if n:
+            m = replace(m, end=m.end + n, text=q.verbatim(m.start, m.end + n))
+            covered.append((m.start, m.end))
+            out = [o for o in out if not (m.start <= o.start and o.end <= m.end)]
+        out.append(m)
+    return out
+
+
 def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGIndex) -> Analysis:
     nq = q.norm
+    mentions = _with_kind_words(q, mentions, index)
     times = _time_windows(q, mentions, index)
     numerics = _numerics(q, index, mentions)
     # A mention that is only part of a time window or a threshold is not a key entity.

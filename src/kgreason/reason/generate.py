@@ -21,7 +21,8 @@ from kgreason.reason.attributes import AttributeOption, attribute_options, optio
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, CheckKind, check_entity, check_negated, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
-from kgreason.reason.scoring import ChainScore, ChainScorer, category_edges
+from kgreason.reason.kinds import category_edges
+from kgreason.reason.scoring import ChainScore, ChainScorer
 from kgreason.text.normalize import normalize_text
 
 # Relevance of a chain from an external model, in [0, 1]; None when none is configured.

@@ -27,6 +27,7 @@ from kgreason.reason.analysis import Analysis, analyze
 from kgreason.reason.candidate import Candidate
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.constraints import constraints_dict
+from kgreason.reason.described import Described, described_candidates, find_described
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates
 from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.listed import listed_candidates, listed_group
@@ -186,14 +187,19 @@ class Reasoner:
         analysis: Analysis,
         sel: Selection | None = None,
         negated: NegatedGroup | None = None,
+        described: Described | None = None,
     ) -> tuple[list[Candidate], list[ScoredChain]]:
         cfg = self.config
+        if described is not None:
+            picked = described_candidates(index, q.question, described, lambda text: self._part_candidates(q, text))
+            if picked:
+                return picked, []
         if sel is not None:
             picked = select_candidates(index, analysis, sel, cfg, self._external(q.question))
             if picked:
                 return picked, []
         if negated is not None:
-            kept = negated_group_candidates(index, analysis, negated, lambda text: self._group_candidates(q, text))
+            kept = negated_group_candidates(index, analysis, negated, lambda text: self._part_candidates(q, text))
             if kept:
                 return kept, []
         if q.difficulty in cfg.single_fact_levels and analysis.form not in ("bool", "choice"):
@@ -219,11 +225,12 @@ class Reasoner:
             cands = choice_candidates(index, analysis) or cands
         return cands, scored
 
-    def _group_candidates(self, q: Question, text: str) -> list[Candidate]:
-        """`text` (a clause of `q` that describes a group, asked as `…有哪些`) answered on `q`'s document."""
-        part = Question(q.query_id, q.doc_id, text, "L2")  # a group is never one fact
+    def _part_candidates(self, q: Question, text: str) -> list[Candidate]:
+        """`text` (a part of `q` asked as a question of its own: a group clause `…有哪些`, a description) answered on
+        `q`'s document by every builder but those that split a question into parts (so a part is not split again)."""
+        part = Question(q.query_id, q.doc_id, text, "L2")  # a part of a question is never one fact
         index, analysis = self.analyse(part)
-        cands, _ = self.candidates(part, index, analysis)  # every builder but the negated group's own
+        cands, _ = self.candidates(part, index, analysis)
         return cands
 
     def answer(self, q: Question) -> QuestionResult:
@@ -238,6 +245,9 @@ class Reasoner:
         negated = find_negated_group(analysis) if self.config.negated_groups and sel is None else None
         if negated is not None:
             analysis = replace(analysis, form=negated.form)  # `几款机型里，哪些…`: asked by the words after the group
+        described = (
+            find_described(analysis) if self.config.described_then_ask and sel is None and negated is None else None
+        )
         reading = (
             read_question(self.llm, analysis, index, max_tokens=self.config.llm_read_max_tokens)
             if self.config.llm_reads_question
@@ -246,7 +256,7 @@ class Reasoner:
         if reading.asked_type:
             analysis = replace(analysis, read_type=reading.asked_type)
         clock.lap("understand")
-        cands, scored = self.candidates(q, index, analysis, sel, negated)
+        cands, scored = self.candidates(q, index, analysis, sel, negated, described)
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
         shown = cands[: self.config.llm_candidates]
         clock.lap("search")

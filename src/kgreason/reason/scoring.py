@@ -21,8 +21,11 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis, kg_uses_noun
+from kgreason.reason.kinds import category_values
 from kgreason.reason.lexicon import (
     CONVERSE_WORDS,
+    COUNTRY_TYPE_WORDS,
+    GENERIC_MEASURE_WORDS,
     ORGANISATION_TYPE_HINTS,
     PERSON_TYPE_HINTS,
     PLACE_RELATION_HINTS,
@@ -233,9 +236,18 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     if form == "count" and is_qty and not is_measure(q := index.quantity(end)):
         # the KG states the number asked for (`多少名舰员死亡` -> `死亡人数 20人`), best in the counter asked for
         asked = analysis.measure_word
-        if not asked or (q is not None and (q.unit == asked or q.dimension == _counter_dimension(asked))):
+        same = bool(asked) and q is not None and (q.unit == asked or q.dimension == _counter_dimension(asked))
+        if same and asked not in GENERIC_MEASURE_WORDS:
             return 1.0  # the same counter, or one counting the same things (`多少名` -> `2.5万人`)
-        return 0.6
+        if asked and asked not in GENERIC_MEASURE_WORDS:
+            return 0.0  # another counter counts other things (`几届` is no `参演国家数量 25个`)
+        # a counter that counts anything (`几个`), or none: the number must be of what the question's words name —
+        # the relation or the counted noun (`发射箱数量 1个` is no count for `有几个是北约成员国`, `搭载F-35B数量
+        # 18架` none for `几个中队`)
+        counted = bool(analysis.type_word) and analysis.type_word in normalize_text(rel)
+        if not counted and (analysis.type_word or relation_match(rel, analysis.residual).score < SUPPORTED_HOP):
+            return 0.0
+        return 1.0 if same or not asked else 0.6
     if form == "place":
         if is_date or is_qty:
             return -1.0
@@ -313,18 +325,6 @@ def _counter_dimension(measure_word: str) -> str:
     """What a question's counter counts, as the unit table has it (`名` counts people like `人`)."""
     q = parse_quantity("1" + measure_word)
     return q.dimension if q is not None else f"count:{measure_word}"
-
-
-def category_edges(index: KGIndex, key: str) -> list[Edge]:
-    """The triples that state a node's kind as a value (`海红旗-9B 类型 远程防空导弹`): a kind is as often a value as a
-    node type."""
-    return [e for e in index.edges(key) if e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS)]
-
-
-@lru_cache(maxsize=65536)
-def category_values(index: KGIndex, key: str) -> str:
-    """The kinds the KG states of a node as values, joined (for substring tests); cached: a KG does not change."""
-    return "".join(index.name(e.dst) for e in category_edges(index, key))
 
 
 @lru_cache(maxsize=65536)
@@ -471,6 +471,19 @@ class ChainScorer:
             and self._kind(chain) > 0
         )
 
+    def _names_asked_kind(self, chain: Chain, i: int) -> bool:
+        """Hop `i` is the last and its relation spells the country the question word asks (`哪国企业` ->
+        `所属国家`), ending on a node of that kind: the question word is the hop's evidence. (Only a country: other
+        asked nouns, `哪个型别`, are also relation words, and a relation spelling them names no extra hop.)"""
+        tw = self.analysis.type_word
+        return (
+            tw in COUNTRY_TYPE_WORDS
+            and i == len(chain.edges) - 1
+            and chain.edges[i].forward
+            and tw in normalize_text(chain.edges[i].relation)
+            and self._kind(chain) > 0
+        )
+
     def _learned(self, relation: str) -> float:
         return self.weights.learned_relation * self._prior.get(normalize_text(relation), 0.0) if self._prior else 0.0
 
@@ -519,6 +532,8 @@ class ChainScorer:
                 # too (`后继型号` -> 前序型号, then not 燃气轮机型号 for the same `型号`); the two hops of a sibling
                 # (`同一型号`: 所属型号 there and back) share them
                 hop_score, hop_weak = 0.0, True
+            if hop_weak and self._names_asked_kind(chain, i):
+                hop_score, hop_weak = NODE_SUPPORT, False
             covered |= hop_covered
             hop_scores.append(hop_score)
             weak += hop_weak and not self._into_event(chain, i) and not self._out_of_event_to_asked(chain, i)

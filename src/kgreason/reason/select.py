@@ -11,12 +11,20 @@ that answers the rest.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from kgreason.data.records import PathTriple
 from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import Chain, follow_signature
-from kgreason.reason.analysis import Analysis, attribute_phrase_start, detect_form, residual_words
+from kgreason.reason.analysis import (
+    Analysis,
+    asked_kind_cleared,
+    attribute_phrase_start,
+    detect_form,
+    listed_names,
+    residual_words,
+)
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.config import ReasonerConfig
@@ -28,7 +36,14 @@ from kgreason.reason.generate import (
     score_all,
     top_groups,
 )
-from kgreason.reason.lexicon import COMPARATIVE_WORDS, MEASURE_WORDS, NAMING_VERBS, ORDER_WORDS, RESTART_PRONOUNS
+from kgreason.reason.lexicon import (
+    COMPARATIVE_WORDS,
+    DEGREE_MARKERS,
+    MEASURE_WORDS,
+    NAMING_VERBS,
+    ORDER_WORDS,
+    RESTART_PRONOUNS,
+)
 from kgreason.reason.link import Mention
 from kgreason.text.normalize import normalize_text
 
@@ -38,6 +53,9 @@ _ASKS_ITS_NAME = re.compile(
 )
 # `…较早的那一艘`, `…更远的那一种`, `…最多的那一次`: the comparison word, then 的那, an optional 一 and a measure word
 _SELECTOR = re.compile(rf"的那一?[{MEASURE_WORDS}]?")
+VERB_AFTER_COMPARISON = 2  # `较晚举行的那一次`: the comparison word, then the verb it bears on
+_VERB = re.compile(r"[\u4e00-\u9fff]+")
+_CLAUSE_BREAK = re.compile("[，,；;]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +67,9 @@ class Selection:
     group_context: str  # the clause's words before the comparison (describe the group: `可发射的两种弹药中`)
     rest_start: int  # normalised index where the question about the winner begins
     group: tuple[str, ...]  # mention keys in the selection clause
+    # the clause lists the names it compares (`南昌舰与大连舰中`); otherwise they describe the group (`环太平洋-2018
+    # 实弹击沉演练中动用的导弹`)
+    listed: bool = True
 
 
 def find_selection(analysis: Analysis) -> Selection | None:
@@ -56,7 +77,7 @@ def find_selection(analysis: Analysis) -> Selection | None:
     for m in _SELECTOR.finditer(nq):
         head = nq[: m.start()]
         words = {**{w: v for w, v in COMPARATIVE_WORDS.items() if len(w) >= 2}, **ORDER_WORDS}
-        word = next((w for w in sorted(words, key=len, reverse=True) if head.endswith(w)), "")
+        word, verb = _comparison_word(head, words)
         if not word:
             continue
         rest = nq[m.end() :]
@@ -65,14 +86,40 @@ def find_selection(analysis: Analysis) -> Selection | None:
         aspect, direction = words[word]
         clause_start = max((i + 1 for i, ch in enumerate(head) if ch in "，,；;"), default=0)
         context = head[clause_start:]
-        group = tuple(dict.fromkeys(k.key for k in analysis.mentions if k.end <= m.start()))
+        before = [k for k in analysis.mentions if k.end <= m.start()]
+        group = tuple(dict.fromkeys(k.key for k in before))
+        listed = len(group) < 2 or bool(listed_names(nq, before, analysis.mapped))
         # the verbatim phrase: the attribute words right before the comparison word, then the word
-        floor = max((k.end for k in analysis.mentions if k.end <= len(head) - len(word)), default=0)
-        start = max(floor, attribute_phrase_start(nq, len(head) - len(word)))
+        at = len(head) - verb - len(word)
+        floor = max((k.end for k in analysis.mentions if k.end <= at), default=0)
+        # (nor across a comma of the question's own wording: normalising drops it)
+        comma = max((i for i in range(1, at) if _CLAUSE_BREAK.search(analysis.mapped.gap(i, i))), default=0)
+        start = max(floor, clause_start, comma, attribute_phrase_start(nq, at))
         text = analysis.mapped.verbatim(start, len(head))
         group_context = residual_words(head[clause_start:start])
-        return Selection(text, aspect, direction, context, group_context, m.end(), group)
+        return Selection(text, aspect, direction, context, group_context, m.end(), group, listed)
     return _selection_then_pronoun(analysis)
+
+
+def _comparison_word(head: str, words: Mapping[str, tuple[str, str]]) -> tuple[str, int]:
+    """The comparison word ending `head` (`下水较早`), or followed by the verb whose time or amount it compares
+    (`较晚举行`, at most `VERB_AFTER_COMPARISON` characters), with that verb's length; ("", 0) when none."""
+    for verb in range(VERB_AFTER_COMPARISON + 1):
+        end = len(head) - verb
+        if verb and not _VERB.fullmatch(head[end:]):
+            break
+        # (before a verb only a degree word compares, `较晚举行`: `首次动用的那种导弹` describes one event)
+        word = next(
+            (
+                w
+                for w in sorted(words, key=len, reverse=True)
+                if head[:end].endswith(w) and (not verb or w.startswith(DEGREE_MARKERS))
+            ),
+            "",
+        )
+        if word:
+            return word, verb
+    return "", 0
 
 
 def _selection_then_pronoun(analysis: Analysis) -> Selection | None:
@@ -106,7 +153,7 @@ def _members(
 ) -> list[tuple[str, tuple[PathTriple, ...]]]:
     """The group compared, each with the triples that make it a member: the named entities (two or more), or the
     members of the best relation pattern from the one named entity, judged on the selection clause's words."""
-    if len(sel.group) >= 2:
+    if len(sel.group) >= 2 and sel.listed:
         return [(k, ()) for k in sel.group]
     if not sel.group:
         return []
@@ -116,8 +163,9 @@ def _members(
     for m in analysis.mentions:
         if m.key in sel.group:
             residual = residual.replace(normalize_text(m.text), "|")
+    # the kind the question asks is the rest's (`…的那一型主要由哪个军种使用`: a 军种), not the members' kind
     sub = replace(
-        analysis,
+        asked_kind_cleared(analysis),
         residual="|".join(w for w in residual.split("|") if w),
         asked="",
         form="set",

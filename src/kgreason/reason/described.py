@@ -1,0 +1,99 @@
+"""Describe, then ask: `马岛战争中用鱼雷击沉阿根廷巡洋舰的那艘核潜艇，是哪个国家的？`, `PrSM要替换掉的那种导弹，
+一个发射箱能装几枚？`, `与歼-20同属第五代战斗机、由俄罗斯研制的那一型，其原型机是哪天首飞的？`.
+
+A clause ending in `…的那(一)X` (a demonstrative, a measure word, an optional noun) and then a comma describes one
+thing the question does not name; the sentence after the comma asks about it. The clause is answered as a question
+of its own (`…的是哪一艘核潜艇`); when that picks exactly one thing, the rest is asked of it by name (`征服者号是哪个
+国家的`, a leading pronoun `其` / `它` replaced by the name). The evidence is the description's path followed by the
+rest's. Nothing comes of it — and the question goes to the other builders — when the description picks no single
+thing or the rest has no answer. A comparison clause (`…较早的那一艘`) is select-then-ask's (`reason/select.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from kgreason.kg.index import KGIndex
+from kgreason.reason.analysis import Analysis
+from kgreason.reason.candidate import Candidate, dedupe
+from kgreason.reason.checks import Check
+from kgreason.reason.lexicon import DEMONSTRATIVES, INTERROGATIVES, MEASURE_WORDS, RESTART_PRONOUNS
+
+_DESCRIBED = re.compile(
+    rf"^(?P<head>[^，,。；;？?]{{2,}}?)的[{DEMONSTRATIVES}]一?(?P<measure>[{MEASURE_WORDS}])?"
+    r"(?P<noun>[^，,。；;？?的]{0,8})[，,]\s*(?P<rest>[^，,。；;]+)$"
+)
+_ASKING = re.compile("|".join(sorted(INTERROGATIVES, key=len, reverse=True)))
+# what a pronoun opening the rest stands for, by how it is used: `其原型机` (its), `它是…` (it)
+_POSSESSIVE_PRONOUNS = ("其",)
+DESCRIPTIONS_LOOKED_AT = 1  # the description's best answer only: a second reading would be a guess
+
+
+@dataclass(frozen=True, slots=True)
+class Described:
+    description: str  # the clause as a question of its own (`…的是哪一艘核潜艇`)
+    rest: str  # the question about the described thing, verbatim, its leading pronoun removed (`是哪个国家的`)
+    noun: str  # the kind the clause names, verbatim (`核潜艇`), "" when none
+    possessive: bool  # the rest began with `其`: the thing's name is followed by 的
+
+
+def find_described(analysis: Analysis) -> Described | None:
+    """The description clause and the rest of `analysis`'s question, or None when it has no such shape."""
+    if analysis.form in ("bool", "choice"):
+        return None
+    m = _DESCRIBED.match(analysis.question.strip())
+    if m is None:
+        return None
+    head, rest = m.group("head"), m.group("rest").strip()
+    if _ASKING.search(head) or not _ASKING.search(rest):
+        return None  # the clause asks something itself, or the rest asks nothing
+    pronoun = next((p for p in sorted(RESTART_PRONOUNS, key=len, reverse=True) if rest.startswith(p)), "")
+    # asked with the kind after the question word (`…的是哪一款战斗机`), where the program reads the asked noun
+    measure, noun = m.group("measure") or "", m.group("noun")
+    asked = f"是哪一{measure}{noun}" if measure else f"是什么{noun}" if noun else "是什么"
+    return Described(f"{head}的{asked}", rest[len(pronoun) :], noun, pronoun in _POSSESSIVE_PRONOUNS)
+
+
+def _position(question: str, value: str) -> int:
+    at = question.find(value) if value else -1
+    return at if at >= 0 else len(question)
+
+
+def described_candidates(
+    index: KGIndex, question: str, found: Described, ask: Callable[[str], list[Candidate]]
+) -> list[Candidate]:
+    """The answers of the rest asked of the one thing the description picks (`ask(text)` answers a question on the
+    same document), each with the description's path before its own; [] when the description picks no single
+    thing."""
+    picked = ask(found.description)[:DESCRIPTIONS_LOOKED_AT]
+    if not picked or len(picked[0].answer_keys) != 1:
+        return []
+    thing = picked[0]
+    # the thing by the name the KG describes it under (its most connected name: `歼-20`, not its code `J-20`)
+    key = max(sorted(index.alias_group(thing.answer_keys[0])), key=lambda k: len(index.edges(k)))
+    joint = "的" if found.possessive else ""
+    # the description's constraints are the question's: its checks — the one on the kind it names is a type
+    # constraint (`那艘055型驱逐舰`) — or else the kind that picked the thing out of others
+    own = tuple(
+        replace(c, key="type") if c.kind == "entity" and c.key is None and c.value == found.noun else c
+        for c in thing.checks
+    )
+    typed = any(c.key == "type" for c in own)
+    kind = (
+        (Check("entity", "type", found.noun, True, note="the kind the description names"),)
+        if found.noun and not typed and thing.features.get("type_filtered")
+        else ()
+    )
+    out: list[Candidate] = []
+    for c in ask(f"{index.name(key)}{joint}{found.rest}"):
+        if key in c.answer_keys or thing.answer_keys[0] in c.answer_keys:
+            continue  # the rest asked of the thing does not answer with the thing (another name of it may be asked)
+        # the annotation's order: the chains of both parts, then what checks them, in the question's order
+        checks = sorted((*own, *c.checks, *kind), key=lambda k: _position(question, k.value))
+        chained = [t for ch in (*thing.chains, *c.chains) for t in ch.triples]
+        checked = [t for k in checks for t in (*k.triples, *k.derived)]
+        main = dedupe([*chained, *checked, *thing.main, *c.main])
+        out.append(replace(c, main=main, checks=tuple(checks), origin="described", alts=()))
+    return out

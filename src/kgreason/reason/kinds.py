@@ -1,0 +1,41 @@
+"""What kind of thing a node is, as the KG says it: its types and the kinds it states as values (`X 类型 驱逐舰`).
+
+One home for these tests, used by question analysis (a kind word after a name) and chain scoring (the asked kind)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from kgreason.kg.index import Edge, KGIndex
+from kgreason.reason.lexicon import TYPE_RELATION_HINTS
+from kgreason.text.normalize import normalize_text
+
+KIND_WORD_MIN_CHARS = 2  # one character after a name (`号`, `级`) is part of a longer word more often than a kind
+KIND_WORD_MAX_CHARS = 8
+
+
+def category_edges(index: KGIndex, key: str) -> list[Edge]:
+    """The triples that state a node's kind as a value (`海红旗-9B 类型 远程防空导弹`): a kind is as often a value as a
+    node type."""
+    return [e for e in index.edges(key) if e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS)]
+
+
+@lru_cache(maxsize=65536)
+def category_values(index: KGIndex, key: str) -> str:
+    """The kinds the KG states of a node as values, joined (for substring tests); cached: a KG does not change."""
+    return "".join(index.name(e.dst) for e in category_edges(index, key))
+
+
+def kind_word_after(index: KGIndex, key: str, text: str) -> int:
+    """The length of the kind word that starts `text` (normalised, right after a name of node `key`) when the KG
+    says the node is of that kind: a word ending one of the kinds it states as values or one of its other names
+    (`F-35战斗机` with `F-35 类型 第五代隐身多用途战斗机`, `谢菲尔德号驱逐舰` with `舰种 42型驱逐舰`); 0
+    when there is none. Users add such a word to a name; it describes the node and asks nothing."""
+    # (not its KG types: they are broad words, `装备`, `事件`, that questions use as verbs and nouns of their own)
+    kinds = [normalize_text(index.name(e.dst)) for e in category_edges(index, key)]
+    kinds += [k for k in index.alias_group(key) if k != key]
+    head = text[:KIND_WORD_MAX_CHARS]
+    for n in range(len(head), KIND_WORD_MIN_CHARS - 1, -1):
+        if any(k.endswith(head[:n]) for k in kinds):
+            return n
+    return 0

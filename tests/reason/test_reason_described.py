@@ -1,0 +1,182 @@
+"""Things described instead of named, groups and counts, on an invented KG (no data set's facts): describe-then-ask
+(`reason/described.py`), a kind word after a name (`reason/kinds.py`), `哪国` + a noun, counts over a filtered group
+and stated counts, and select-then-ask over a described group (`reason/select.py`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from reason_smallkg import make_dataset
+
+from kgreason.data.records import AnswerRecord, Question
+from kgreason.kg.index import KGIndex
+from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.described import find_described
+from kgreason.reason.kinds import kind_word_after
+from kgreason.reason.reasoner import Reasoner, verify_path
+from kgreason.reason.select import find_selection
+
+ROWS: list[tuple[str, str, str, str, str]] = [
+    # a ship, its kind as a value, its builder and the builder's country
+    ("北风号", "舰艇", "类型", "导弹驱逐舰", "类别"),
+    ("北风号", "舰艇", "舷号", "171", "代号"),
+    ("北风号", "舰艇", "建造单位", "江北船厂", "组织"),
+    ("江北船厂", "组织", "所属国家", "云国", "国家"),
+    # buyers of a gun, their blocs, and a number of the gun's no question asks
+    ("甲国", "国家", "采购装备", "雷霆炮", "装备"),
+    ("乙国", "国家", "采购装备", "雷霆炮", "装备"),
+    ("丙国", "国家", "采购装备", "雷霆炮", "装备"),
+    ("甲国", "国家", "所属阵营", "北盟", "组织"),
+    ("乙国", "国家", "所属阵营", "北盟", "组织"),
+    ("丙国", "国家", "所属阵营", "南盟", "组织"),
+    ("雷霆炮", "装备", "发射箱数量", "1个", "数值"),
+    # the gun's variants, their ranges and users
+    ("雷霆炮", "装备", "包含型别", "雷霆A", "装备"),
+    ("雷霆炮", "装备", "包含型别", "雷霆B", "装备"),
+    ("雷霆A", "装备", "射程", "70公里", "数值"),
+    ("雷霆B", "装备", "射程", "300公里", "数值"),
+    ("雷霆A", "装备", "主要用户", "陆军", "组织"),
+    ("雷霆B", "装备", "主要用户", "海军", "组织"),
+    # two parades the ship took part in
+    ("阅兵甲", "事件", "参阅装备", "北风号", "舰艇"),
+    ("阅兵乙", "事件", "参阅装备", "北风号", "舰艇"),
+    ("阅兵甲", "事件", "举行时间", "2017年7月30日", "时间"),
+    ("阅兵乙", "事件", "举行时间", "2019年10月1日", "时间"),
+    ("阅兵甲", "事件", "举行地点", "朱河基地", "地点"),
+    ("阅兵乙", "事件", "举行地点", "京城", "地点"),
+    # a sinking: the submarine is described by the event, its country is two triples further
+    ("击沉事件", "事件", "攻击方", "征服号", "舰艇"),
+    ("击沉事件", "事件", "被击沉舰船", "南星号", "舰艇"),
+    ("击沉事件", "事件", "使用武器", "鱼雷", "装备"),
+    ("征服号", "舰艇", "类型", "核潜艇", "类别"),
+    ("征服号", "舰艇", "隶属于", "北海舰队", "组织"),
+    ("北海舰队", "组织", "所属国家", "雪国", "国家"),
+    ("南星号", "舰艇", "类型", "巡洋舰", "类别"),
+    # attacks with one missile
+    ("一号遇袭事件", "事件", "使用武器", "飞鱼弹", "装备"),
+    ("二号遇袭事件", "事件", "使用武器", "飞鱼弹", "装备"),
+    ("一号遇袭事件", "事件", "受袭舰船", "南星号", "舰艇"),
+    ("二号遇袭事件", "事件", "受袭舰船", "北风号", "舰艇"),
+    # a drill of an exercise, its missiles, their ranges and who fired them
+    ("实弹演练", "事件", "所属演习", "演习甲", "事件"),
+    ("实弹演练", "事件", "使用武器", "风弹", "装备"),
+    ("实弹演练", "事件", "使用武器", "火弹", "装备"),
+    ("风弹", "装备", "射程", "185公里", "数值"),
+    ("火弹", "装备", "射程", "200公里", "数值"),
+    ("风弹", "装备", "发射方", "第十七旅", "部队"),
+    ("火弹", "装备", "发射方", "岸防部队", "部队"),
+]
+
+
+def reasoner(question: str, config: ReasonerConfig | None = None) -> tuple[Reasoner, Question]:
+    ds = make_dataset([(question, "L3")], rows=ROWS, document="")
+    return Reasoner(ds, config or ReasonerConfig()), ds.questions[0]
+
+
+def answer(question: str, config: ReasonerConfig | None = None) -> AnswerRecord:
+    r, q = reasoner(question, config)
+    rec = r.answer(q).record
+    verify_path(rec.main_path, r.index(q.doc_id), question)
+    return rec
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # describe, then ask: the submarine that sank 南星号, then its country (two triples on)
+        ("用鱼雷击沉南星号的那艘核潜艇，是哪个国家的？", ["雪国"]),
+        # a possessive pronoun opens the rest
+        ("用鱼雷击沉南星号的那艘核潜艇，其所属舰队是哪一支？", ["北海舰队"]),
+        # 哪国 + a noun: the country of the thing the noun names, one triple past it
+        ("北风号的建造单位是哪国公司？", ["云国"]),
+        ("北风号由哪国企业建造？", ["云国"]),
+        # a kind word after a name describes it and asks nothing (`北风号驱逐舰`)
+        ("北风号驱逐舰的舷号是什么？", ["171"]),
+        # a count over a group filtered by a named node; the gun's own `1个` is no count of what is asked
+        ("采购雷霆炮的国家里，有几个是北盟成员国？", ["2"]),
+        # `几起` counts events
+        ("飞鱼弹一共参与了几起袭击事件？", ["2"]),
+        # select, then ask: the members are the variants, not the users the rest asks for
+        ("雷霆炮的各型别中，射程最远的那一型主要由哪个军种使用？", ["海军"]),
+        # a comparison word before the verb it bears on (`较晚举行的那一次`)
+        ("北风号参加过的阅兵当中，较晚举行的那一次在哪里举行？", ["京城"]),
+        # two names side by side describe the group (`演习甲实弹演练中动用的导弹`); they are not the compared ones
+        ("演习甲实弹演练中动用的导弹，射程最短的那种是哪支部队发射的？", ["第十七旅"]),
+    ],
+)
+def test_answers(question: str, expected: list[str]) -> None:
+    assert sorted(answer(question).answers) == sorted(expected)
+
+
+def test_described_evidence_runs_through_the_described_thing() -> None:
+    rec = answer("用鱼雷击沉南星号的那艘核潜艇，是哪个国家的？")
+    path = [tuple(t) for t in rec.main_path]
+    # the description's chain first, then the rest's, each a KG triple
+    assert path.index(("击沉事件", "攻击方", "征服号")) < path.index(("北海舰队", "所属国家", "雪国"))
+    assert ("征服号", "隶属于", "北海舰队") in path
+
+
+def test_find_described_reads_clause_kind_and_pronoun() -> None:
+    r, q = reasoner("用鱼雷击沉南星号的那艘核潜艇，其所属舰队是哪一支？")
+    _, analysis = r.analyse(q)
+    found = find_described(analysis)
+    assert found is not None
+    assert found.description == "用鱼雷击沉南星号的是哪一艘核潜艇"
+    assert (found.rest, found.noun, found.possessive) == ("所属舰队是哪一支？", "核潜艇", True)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "北风号的建造单位是哪国公司？",  # no description clause
+        "用鱼雷击沉南星号的那艘核潜艇，是不是云国的？",  # yes/no: answered as one question
+        "哪一艘击沉了南星号的那艘核潜艇，是哪个国家的？",  # the clause asks something itself
+    ],
+)
+def test_find_described_leaves_other_shapes(question: str) -> None:
+    r, q = reasoner(question)
+    _, analysis = r.analyse(q)
+    assert find_described(analysis) is None
+
+
+def test_described_then_ask_can_be_turned_off() -> None:
+    config = replace(ReasonerConfig(), described_then_ask=False)
+    assert answer("用鱼雷击沉南星号的那艘核潜艇，是哪个国家的？", config).answers != ("雪国",)
+
+
+def test_kind_word_after_a_name_is_a_stated_kind_only() -> None:
+    r, q = reasoner("北风号驱逐舰的舷号是什么？")
+    index: KGIndex = r.index(q.doc_id)
+    assert kind_word_after(index, "北风号", "驱逐舰的舷号是什么") == 3
+    # its KG type (`舰艇`) is a broad word, not taken; nor is a word the node's kinds do not end with
+    assert kind_word_after(index, "北风号", "舰艇的舷号") == 0
+    assert kind_word_after(index, "北风号", "参加过的阅兵") == 0
+    _, analysis = r.analyse(q)
+    assert [m.text for m in analysis.mentions] == ["北风号驱逐舰"]
+
+
+def test_a_comparison_word_before_a_verb_only_when_it_compares() -> None:
+    r, q = reasoner("北风号参加过的阅兵当中，较晚举行的那一次在哪里举行？")
+    _, analysis = r.analyse(q)
+    sel = find_selection(analysis)
+    assert sel is not None and sel.text == "较晚举行" and sel.direction == "max"
+    # `首次` before a verb describes one event; it picks nothing out of a group
+    r, q = reasoner("北风号首次参加的那次阅兵，在哪里举行？")
+    _, analysis = r.analyse(q)
+    assert find_selection(analysis) is None
+
+
+def test_names_not_listed_describe_the_group_instead_of_being_compared() -> None:
+    r, q = reasoner("雷霆炮的各型别中，射程最远的那一型主要由哪个军种使用？")
+    _, analysis = r.analyse(q)
+    sel = find_selection(analysis)
+    assert sel is not None and sel.listed and sel.group == ("雷霆炮",)
+    r, q = reasoner("雷霆A与雷霆B中射程较远的那一型主要由哪个军种使用？")
+    _, analysis = r.analyse(q)
+    sel = find_selection(analysis)
+    assert sel is not None and sel.listed and set(sel.group) == {"雷霆a", "雷霆b"}
+    r, q = reasoner("演习甲实弹演练中动用的导弹，射程最短的那种是哪支部队发射的？")
+    _, analysis = r.analyse(q)
+    sel = find_selection(analysis)
+    assert sel is not None and not sel.listed and sel.text == "射程最短"
