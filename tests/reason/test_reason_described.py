@@ -1,6 +1,7 @@
 """Things described instead of named, groups and counts, on an invented KG (no data set's facts): describe-then-ask
 (`reason/described.py`), a kind word after a name (`reason/kinds.py`), `哪国` + a noun, counts over a filtered group
-and stated counts, and select-then-ask over a described group (`reason/select.py`)."""
+and stated counts, select-then-ask over a described group (`reason/select.py`), superlatives asked of a set, one
+kind's head nouns, the relation named after 什么, `位于何处`, and a time bound after `早于`."""
 
 from __future__ import annotations
 
@@ -66,6 +67,31 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("火弹", "装备", "射程", "200公里", "数值"),
     ("风弹", "装备", "发射方", "第十七旅", "部队"),
     ("火弹", "装备", "发射方", "岸防部队", "部队"),
+    # a fleet's ships sunk on two days (two on the later one)
+    ("第一舰队", "部队", "下辖", "甲舰", "舰艇"),
+    ("第一舰队", "部队", "下辖", "乙舰", "舰艇"),
+    ("第一舰队", "部队", "下辖", "丙舰", "舰艇"),
+    ("甲舰", "舰艇", "沉没时间", "1942年6月4日", "时间"),
+    ("乙舰", "舰艇", "沉没时间", "1942年6月5日", "时间"),
+    ("丙舰", "舰艇", "沉没时间", "1942年6月5日", "时间"),
+    # supply ships of an operation, one a 船, one a 舰
+    ("海上行动", "事件", "补给舰艇", "潮汐号油船", "舰艇"),
+    ("海上行动", "事件", "补给舰艇", "堡垒号补给舰", "舰艇"),
+    ("潮汐号油船", "舰艇", "隶属于", "辅助舰队", "组织"),
+    ("堡垒号补给舰", "舰艇", "隶属于", "辅助舰队", "组织"),
+    # the ship's class and its other name; where its builder is
+    ("北风号", "舰艇", "舰级", "风级驱逐舰", "类别"),
+    ("风级驱逐舰", "类别", "又称", "北风级驱逐舰", "名称"),
+    ("江北船厂", "组织", "位于", "江北市", "地点"),
+    # the variants' dates and a rival missile
+    ("雷霆A", "装备", "首飞时间", "2010年3月18日", "时间"),
+    ("雷霆B", "装备", "首飞时间", "2010年6月6日", "时间"),
+    ("雷霆A", "装备", "首次实弹射击时间", "2009年1月1日", "时间"),
+    ("雷霆A", "装备", "初始作战能力时间", "2016年8月2日", "时间"),
+    ("雷霆B", "装备", "初始作战能力时间", "2019年2月28日", "时间"),
+    ("雷霆A", "装备", "竞争对手", "霜刃导弹", "装备"),
+    ("霜刃导弹", "装备", "研制单位", "北辰公司", "组织"),
+    ("雷霆A", "装备", "研制单位", "南岳公司", "组织"),
 ]
 
 
@@ -103,6 +129,24 @@ def answer(question: str, config: ReasonerConfig | None = None) -> AnswerRecord:
         ("北风号参加过的阅兵当中，较晚举行的那一次在哪里举行？", ["京城"]),
         # two names side by side describe the group (`演习甲实弹演练中动用的导弹`); they are not the compared ones
         ("演习甲实弹演练中动用的导弹，射程最短的那种是哪支部队发射的？", ["第十七旅"]),
+        # a one-character comparative before a verb, right after the group (`A和B中先首飞的那一型`)
+        ("雷霆A和雷霆B中先首飞的那一型，主要由哪个军种使用？", ["陆军"]),
+        # a degree word before a longer predicate (`最晚形成初始作战能力的那个型别`)
+        ("雷霆A、雷霆B两个型别里，最晚形成初始作战能力的那个型别主要由哪个军种使用？", ["海军"]),
+        # a description without a comma: the rest begins at its verb
+        ("与雷霆A竞争的那款导弹是哪家公司研制的？", ["北辰公司"]),
+        # a superlative asked of a set: every member at the extreme
+        ("第一舰队下辖的舰艇中，沉没时间最晚的是哪几艘？", ["乙舰", "丙舰"]),
+        # 船, 舰 and 艇 head nouns of one kind
+        ("海上行动中，哪些船归辅助舰队管？", ["潮汐号油船", "堡垒号补给舰"]),
+        # a noun after 什么 that ends the question names the relation asked
+        ("北风号所属舰级还有什么别称？", ["北风级驱逐舰"]),
+        # `位于何处` asks a place (not a time, for its `于何`)
+        ("北风号的建造单位位于何处？", ["江北市"]),
+        # `是否早于X的Y`: X's dated event after the comparison word bounds the first one
+        ("雷霆A的首次实弹射击时间，是否早于雷霆B的首飞？", ["是"]),
+        ("雷霆B首飞是否早于雷霆A首飞？", ["否"]),
+        ("雷霆B首飞是否晚于雷霆A首飞？", ["是"]),
     ],
 )
 def test_answers(question: str, expected: list[str]) -> None:

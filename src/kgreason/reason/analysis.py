@@ -37,6 +37,7 @@ from kgreason.reason.lexicon import (
     NEGATED_TAIL_PARTICLES,
     NEGATED_WORD_STOPS,
     NEGATION_MARKERS,
+    NOUN_ASKING_WORD,
     NUMBER_QUESTION_PATTERNS,
     NUMERIC_COMPARATORS,
     ORDER_WORDS,
@@ -55,6 +56,7 @@ from kgreason.reason.lexicon import (
     THING_MEASURE_WORDS,
     TIME_AFTER_WORDS,
     TIME_BEFORE_WORDS,
+    TIME_COMPARISON_PREPOSITIONS,
     TIME_QUESTION_PATTERNS,
     TIME_WITHIN_WORDS,
     TYPE_RELATION_HINTS,
@@ -463,6 +465,11 @@ def _in_order(chars: str, text: str) -> bool:
     return all(c in it for c in chars)
 
 
+def _ends_question(nq: str, words: str) -> bool:
+    """`words` end the normalised question, but for final particles (`…什么别称呢`)."""
+    return nq.rstrip(QUESTION_PARTICLES).endswith(words)
+
+
 def _unknown_kind(nq: str) -> str:
     """The words right after a question word (`哪家`, `什么`, `哪一艘`) up to the next function word, when there are
     two or more: the kind asked for, spelled in words the KG does not use (called when `_type_word` found none)."""
@@ -554,6 +561,20 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             )
             out.extend(_continued_window(q, mentions, index, m.key, end))
             continue
+        # `…是否早于X的首飞`: a comparison word before the name, and X's dated event after it, is the bound too
+        before = next((w for w in TIME_COMPARISON_PREPOSITIONS if nq[: m.start].endswith(w)), "")
+        pm = _PREPOSED_EVENT.match(after) if before else None
+        if (
+            pm is not None
+            and not re.search(r"[，。,；;？?、]|\d", q.verbatim(m.end, m.end + pm.end()))
+            and any(index.date(e.dst) for e in index.value_edges(m.key))
+        ):
+            start, end = m.start - len(before), m.end + pm.end()
+            relation = TIME_COMPARISON_PREPOSITIONS[before]
+            out.append(
+                TimeWindow(q.verbatim(start, end), relation, "", None, None, m.key, start, end, hint=pm.group(1))
+            )
+            continue
         # `X发生时，Y是否已经完成…` / `X时，Y有没有入列`: what is asked had happened by X's date
         wm = _WHEN.match(after)
         if (
@@ -574,6 +595,8 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
 
 _ASKS_CATEGORY = re.compile("|".join(CATEGORY_QUESTION_PATTERNS))
 _WHEN = re.compile(r"([\u4e00-\u9fff]{0,4}?)(" + "|".join(WHEN_WORDS) + ")")  # `X发生时` / `X入列的时候`
+# after `早于X`: X's event (`的首飞`, `首飞`, `的首飞时间`), up to the question's end or a final particle
+_PREPOSED_EVENT = re.compile(rf"的?([\u4e00-\u9fff]{{0,6}}?)(?=[{QUESTION_PARTICLES}]?$)")
 
 
 def _object_of_described_event(q: MappedText, mentions: list[Mention], m: Mention) -> bool:
@@ -1003,6 +1026,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
                 if nq[: m.start].endswith(w):
                     spans.append((m.start - len(w), m.start))
                     break
+    unknown_kind = "" if type_word else _unknown_kind(nq)
     return Analysis(
         question=question,
         mapped=q,
@@ -1010,7 +1034,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         form=form,
         person=_has_any(nq, PERSON_WORDS),
         type_word=type_word,
-        unknown_kind="" if type_word else _unknown_kind(nq),
+        unknown_kind=unknown_kind,
         type_text=q.verbatim(tw_start, tw_end) if type_word else "",
         times=tuple(times),
         numerics=tuple(numerics),
@@ -1021,7 +1045,11 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         roles=roles,
         role_text=excluded,
         residual=_residual(nq, spans),
-        asked=_asked(nq, spans),
+        # `…还有什么别称`: a noun the KG does not know ending the question after 什么 names the relation asked, not
+        # the words before the question word (after a measure word, `哪一艘先入列`, the words are a predicate)
+        asked=unknown_kind
+        if unknown_kind and _ends_question(nq, NOUN_ASKING_WORD + unknown_kind)
+        else _asked(nq, spans),
         mention_keyset=frozenset(m.key for m in kept),
         inner_anchors=_inner_anchors(nq, kept, index),
         measure_word=_measure_word(nq),

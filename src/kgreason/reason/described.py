@@ -1,8 +1,9 @@
 """Describe, then ask: `马岛战争中用鱼雷击沉阿根廷巡洋舰的那艘核潜艇，是哪个国家的？`, `PrSM要替换掉的那种导弹，
 一个发射箱能装几枚？`, `与歼-20同属第五代战斗机、由俄罗斯研制的那一型，其原型机是哪天首飞的？`.
 
-A clause ending in `…的那(一)X` (a demonstrative, a measure word, an optional noun) and then a comma describes one
-thing the question does not name; the sentence after the comma asks about it. The clause is answered as a question
+A clause ending in `…的那(一)X` (a demonstrative, a measure word, an optional noun) and then a comma, or the verb
+that begins the rest (`…的那款验证机是哪家公司研制的`), describes one thing the question does not name; the rest asks
+about it. The clause is answered as a question
 of its own (`…的是哪一艘核潜艇`); when that picks exactly one thing, the rest is asked of it by name (`征服者号是哪个
 国家的`, a leading pronoun `其` / `它` replaced by the name). The evidence is the description's path followed by the
 rest's. Nothing comes of it — and the question goes to the other builders — when the description picks no single
@@ -16,14 +17,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from kgreason.kg.index import KGIndex
-from kgreason.reason.analysis import Analysis
+from kgreason.reason.analysis import Analysis, residual_words
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.checks import Check
-from kgreason.reason.lexicon import DEMONSTRATIVES, INTERROGATIVES, MEASURE_WORDS, RESTART_PRONOUNS
+from kgreason.reason.lexicon import (
+    DEMONSTRATIVES,
+    DESCRIBED_REST_STARTS,
+    INTERROGATIVES,
+    MEASURE_WORDS,
+    RESTART_PRONOUNS,
+)
+from kgreason.reason.select import ASKS_ITS_NAME
+from kgreason.text.normalize import normalize_text
 
+_REST_START = "|".join(DESCRIBED_REST_STARTS)
+# the clause, `的`, a demonstrative, a measure word, the kind, then the rest after a comma or right at its verb
 _DESCRIBED = re.compile(
     rf"^(?P<head>[^，,。；;？?]{{2,}}?)的[{DEMONSTRATIVES}]一?(?P<measure>[{MEASURE_WORDS}])?"
-    r"(?P<noun>[^，,。；;？?的]{0,8})[，,]\s*(?P<rest>[^，,。；;]+)$"
+    rf"(?P<noun>[^，,。；;？?的]{{0,8}}?)(?:[，,]\s*|(?=(?:{_REST_START})))(?P<rest>[^，,。；;]+)$"
 )
 _ASKING = re.compile("|".join(sorted(INTERROGATIVES, key=len, reverse=True)))
 # what a pronoun opening the rest stands for, by how it is used: `其原型机` (its), `它是…` (it)
@@ -49,6 +60,10 @@ def find_described(analysis: Analysis) -> Described | None:
     head, rest = m.group("head"), m.group("rest").strip()
     if _ASKING.search(head) or not _ASKING.search(rest):
         return None  # the clause asks something itself, or the rest asks nothing
+    if ASKS_ITS_NAME.fullmatch(normalize_text(rest)):
+        return None  # `…的那艘驱逐舰是哪一艘`: the described thing itself is asked, one question
+    if all(w in DESCRIBED_REST_STARTS for w in residual_words(normalize_text(rest)).split("|") if w):
+        return None  # `…的那艘驱逐舰舷号是多少` split at `是`: the words of the rest are in the kind, misread
     pronoun = next((p for p in sorted(RESTART_PRONOUNS, key=len, reverse=True) if rest.startswith(p)), "")
     # asked with the kind after the question word (`…的是哪一款战斗机`), where the program reads the asked noun
     measure, noun = m.group("measure") or "", m.group("noun")

@@ -285,6 +285,11 @@ def _member_candidates(
     rows = _judged_on_members(index, _start_judged_on_members(index, analysis, rows))
     passing = [r for r in rows if not any(c.ok is False for c in r[2])]
     form = analysis.form
+    if form == "set" and analysis.order is not None and len(passing or rows) > 1:
+        # `…中沉没时间最晚的是哪几艘`: every member at the extreme (ties included) is the answer
+        ordered = _order_candidate(index, analysis, cfg, passing or rows, ties=True)
+        if ordered is not None:
+            return [ordered]
     if form == "count" and all(not is_measure(index.quantity(r[0].end)) for r in rows):
         # `多少名舰员死亡` over `事件 -死亡人数-> 20人`: the KG states the number; counting its value nodes would
         # answer `1`. The number is then the answer, like any value question.
@@ -396,11 +401,17 @@ def _own_value(index: KGIndex, chain: Chain, aspect: str) -> DateValue | Quantit
 
 
 def _order_candidate(
-    index: KGIndex, analysis: Analysis, cfg: ReasonerConfig, rows: list[tuple[Chain, ChainScore, list[Check]]]
+    index: KGIndex,
+    analysis: Analysis,
+    cfg: ReasonerConfig,
+    rows: list[tuple[Chain, ChainScore, list[Check]]],
+    *,
+    ties: bool = False,
 ) -> Candidate | None:
     """Superlative (`最早`, `最大`): the member whose attribute (its own, or one a hop away: a prototype's first
-    flight) is extreme, with its comparisons to the others. The better the question names the attribute, the more
-    the candidate earns (`首飞时间最晚` over a group whose members only have 举行时间 earns little)."""
+    flight) is extreme, with its comparisons to the others — with `ties`, every member at the extreme (a set
+    question: `最晚沉没的是哪几艘`). The better the question names the attribute, the more the candidate earns
+    (`首飞时间最晚` over a group whose members only have 举行时间 earns little)."""
     order = analysis.order
     assert order is not None
     valued: list[tuple[Chain, ChainScore, list[Check], AttributeOption, float]] = []
@@ -429,11 +440,16 @@ def _order_candidate(
         if (want_min and lt) or (not want_min and gt):
             winner = row
     chain, sc, checks, option, named = winner
+    tied = [
+        r
+        for r in valued
+        if ties and not value_less(r[3].value, option.value) and not value_less(option.value, r[3].value)
+    ] or [winner]
     kind: CheckKind = "time" if order.aspect == "time" else "numeric"
     rel = ("早于" if want_min else "晚于") if order.aspect == "time" else ("数值小于" if want_min else "数值大于")
     cmp_checks: list[Check] = []
     for other in valued:
-        if other[0] is chain or len(cmp_checks) >= cfg.max_order_comparisons:
+        if any(other[0] is t[0] for t in tied) or len(cmp_checks) >= cfg.max_order_comparisons:
             continue
         o = other[3]
         holds = value_less(option.value, o.value) if want_min else value_less(o.value, option.value)
@@ -452,16 +468,17 @@ def _order_candidate(
         )
     if not cmp_checks:
         return None  # the attribute does not tell the members apart: not what the superlative compares
-    own = Check(kind, "order", order.text, True, (*option.lead, option.edge.triple.spo))
-    all_checks = [*checks, own, *cmp_checks]
-    key = chain.end
+    own = [Check(kind, "order", order.text, True, (*t[3].lead, t[3].edge.triple.spo)) for t in tied]
+    all_checks = [*(c for t in tied for c in t[2]), *own, *cmp_checks]
+    keys = tuple(dict.fromkeys(t[0].end for t in tied))
+    chains = [t[0] for t in tied]
     return Candidate(
-        (index.name(key),),
-        (key,),
-        answer_type_of(index, key, analysis.form),
-        ordered_path([chain], all_checks),
+        tuple(index.name(k) for k in keys),
+        keys,
+        answer_type_of(index, keys[0], analysis.form) if len(keys) == 1 else "实体集合",
+        ordered_path(chains, all_checks),
         sc.total + check_score(checks, cfg) + cfg.check_bonus * (2.0 * named - 1.0),
-        (chain,),
+        tuple(chains),
         tuple(all_checks),
         origin="order",
         features=_features(sc),

@@ -211,6 +211,7 @@ COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
 }
 
 QUESTION_PARTICLES = "吗呢吧"  # sentence-final particles of a question
+NOUN_ASKING_WORD = "什么"  # the question word a noun follows (`什么别称`); after `哪一艘` a predicate follows
 # Words between two compared names of a yes/no comparison (`A的射程比B远吗`, `A是否较B更早服役`).
 THAN_WORDS: tuple[str, ...] = ("比", "较")
 
@@ -249,6 +250,14 @@ NUMERIC_COMPARATORS: dict[str, str] = {
 # Time-window words after a date or period (the constraint value keeps them: `2010年以后`, `二战期间`).
 TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始")
 TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止")
+# The same comparisons said before the bound (`是否早于X的首飞`), with the derived relation each asks.
+TIME_COMPARISON_PREPOSITIONS: dict[str, str] = {
+    "早于": "早于",
+    "先于": "早于",
+    "晚于": "晚于",
+    "迟于": "晚于",
+    "后于": "晚于",
+}
 # `X时，Y是否已经…`: the asked event had happened by X's date; `时` / `的时候` close the clause naming X's event.
 ALREADY_WORDS: tuple[str, ...] = ("已经", "已")
 WHEN_WORDS: tuple[str, ...] = ("的时候", "时")
@@ -299,6 +308,8 @@ GENERIC_MEASURE_WORDS = "个"  # counts anything (`几个中队`, `几个国家`
 EVENT_MEASURE_WORDS = "次场起届"  # the measure words that count events (`哪一次`, `哪一场`)
 # the measure words that ask for a kind (`哪一型`, `哪一级`), not one thing (`哪一艘`)
 KIND_MEASURE_WORDS = "种型款类级"
+# One-character heads of nouns that name the same kind of thing (`哪些船` asks for a `补给舰` too).
+SAME_KIND_HEADS: tuple[str, ...] = ("船舰艇",)
 THING_MEASURE_WORDS = "艘架辆枚门"  # the measure words that count vessels, aircraft, vehicles, munitions, guns
 THING_TYPE_HINTS = ("装备", "武器", "舰", "艇", "飞机", "车", "导弹")  # KG node types of such things
 # What a question asks when it asks only the name of the thing it picked out (`射程较近的那种叫什么`): the verb
@@ -308,6 +319,8 @@ NAMING_VERBS: tuple[str, ...] = ("叫做", "叫", "名叫", "称为", "名字是
 NAME_ASKING_VERBS: tuple[str, ...] = ("叫做", "叫", "名叫", "称为", "称作")
 # Demonstratives before a measure word (`那次阅兵`, `这一艘`): the question points with them.
 DEMONSTRATIVES = "那这"
+# Words that begin what is asked of a thing described by `…的那艘X` without a comma (`…的那艘英国军舰属于什么舰种`).
+DESCRIBED_REST_STARTS: tuple[str, ...] = ("是", "为", "属于", "隶属于", "由")
 # Function characters that end a noun phrase (`“飞鱼”导弹击中的…`: the noun after a quoted name stops at `的`).
 PHRASE_END_CHARS = "的是在了和与及或"
 COUNT_PATTERNS: tuple[str, ...] = (
@@ -328,7 +341,7 @@ TIME_QUESTION_PATTERNS: tuple[str, ...] = (
     r"(?:时间|日期|年份)(?:是|为)?(?:什么|何|多少|哪)",
     # an elliptical question ending on the noun (`…访问横须贺的时间是？`), not a duration (`多长时间`)
     r"(?<!多长)(?<!多少)(?<!长)(?:时间|日期|年份)(?:是|为)?$",
-    r"(?:于|在)何",
+    r"(?:于|在)何(?![处地方])",  # `于何时`, `在何年`; not `位于何处` (a place)
     r"什么日期",
 )
 PLACE_QUESTION_PATTERNS: tuple[str, ...] = (

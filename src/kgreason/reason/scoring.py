@@ -30,6 +30,7 @@ from kgreason.reason.lexicon import (
     PERSON_TYPE_HINTS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_HINTS,
+    SAME_KIND_HEADS,
     THING_TYPE_HINTS,
     TYPE_RELATION_HINTS,
     names_event_type,
@@ -330,6 +331,9 @@ def _counter_dimension(measure_word: str) -> str:
 @lru_cache(maxsize=65536)
 def _type_word_score(type_word: str, hay: str, match: float, mismatch: float) -> float:
     hay = normalize_text(hay)
+    if len(type_word) == 1:  # a head (`哪个州`), or one of the heads naming the same kind (`船` for a `补给舰`)
+        heads = next((g for g in SAME_KIND_HEADS if type_word in g), type_word)
+        return match if any(h in hay for h in heads) else -mismatch
     n, _ = longest_common_substring(type_word, hay)
     if not (n >= 2 or (n == 1 and len(type_word) == 1)):
         return -mismatch

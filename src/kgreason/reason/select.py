@@ -37,6 +37,7 @@ from kgreason.reason.generate import (
     top_groups,
 )
 from kgreason.reason.lexicon import (
+    AMONG_WORDS,
     COMPARATIVE_WORDS,
     DEGREE_MARKERS,
     MEASURE_WORDS,
@@ -48,13 +49,14 @@ from kgreason.reason.link import Mention
 from kgreason.text.normalize import normalize_text
 
 # the rest asks only what the picked thing is called (`…的那种叫什么`): the winner is the answer
-_ASKS_ITS_NAME = re.compile(
+ASKS_ITS_NAME = re.compile(
     rf"(?:{'|'.join(sorted(NAMING_VERBS, key=len, reverse=True))})?(?:什么|哪一?[{MEASURE_WORDS}]?)(?:名字|名称)?"
 )
 # `…较早的那一艘`, `…更远的那一种`, `…最多的那一次`: the comparison word, then 的那, an optional 一 and a measure word
 _SELECTOR = re.compile(rf"的那一?[{MEASURE_WORDS}]?")
-VERB_AFTER_COMPARISON = 2  # `较晚举行的那一次`: the comparison word, then the verb it bears on
-_VERB = re.compile(r"[\u4e00-\u9fff]+")
+VERB_AFTER_COMPARISON = 8  # `较晚举行的那一次`: the comparison word, then the predicate it bears on
+ONE_CHARACTER_COMPARATIVE_VERB = 2  # `先沉没`: a one-character comparative bears on a verb, not on a longer phrase
+_VERB = re.compile(r"[^\W\d_a-z的]+")
 _CLAUSE_BREAK = re.compile("[，,；;]")
 
 
@@ -83,7 +85,7 @@ def find_selection(analysis: Analysis) -> Selection | None:
         rest = nq[m.end() :]
         if not re.search(r"什么|多少|哪|谁|何|几", rest):
             continue
-        aspect, direction = words[word]
+        aspect, direction = {**COMPARATIVE_WORDS, **ORDER_WORDS}[word]
         clause_start = max((i + 1 for i, ch in enumerate(head) if ch in "，,；;"), default=0)
         context = head[clause_start:]
         before = [k for k in analysis.mentions if k.end <= m.start()]
@@ -97,29 +99,42 @@ def find_selection(analysis: Analysis) -> Selection | None:
         start = max(floor, clause_start, comma, attribute_phrase_start(nq, at))
         text = analysis.mapped.verbatim(start, len(head))
         group_context = residual_words(head[clause_start:start])
-        return Selection(text, aspect, direction, context, group_context, m.end(), group, listed)
+        # the kind after the selector repeats the group's (`…两个型别里，…的那个型别主要由谁使用`): not asked of it
+        kind = next((n for n in range(len(rest), 1, -1) if rest[:n] in head), 0)
+        return Selection(text, aspect, direction, context, group_context, m.end() + kind, group, listed)
     return _selection_then_pronoun(analysis)
 
 
 def _comparison_word(head: str, words: Mapping[str, tuple[str, str]]) -> tuple[str, int]:
-    """The comparison word ending `head` (`下水较早`), or followed by the verb whose time or amount it compares
-    (`较晚举行`, at most `VERB_AFTER_COMPARISON` characters), with that verb's length; ("", 0) when none."""
+    """The comparison word ending `head` (`下水较早`), or followed by the predicate whose time or amount it compares
+    (`较晚举行`, `最晚形成初始作战能力`: at most `VERB_AFTER_COMPARISON` characters), with the predicate's length;
+    ("", 0) when none."""
     for verb in range(VERB_AFTER_COMPARISON + 1):
         end = len(head) - verb
         if verb and not _VERB.fullmatch(head[end:]):
             break
-        # (before a verb only a degree word compares, `较晚举行`: `首次动用的那种导弹` describes one event)
+        before = head[:end]
+        # (before a predicate only a degree word compares, `较晚举行`: `首次动用的那种导弹` describes one event — or
+        # a one-character comparative right after the group and before a verb, `A和B中先沉没`, not `…中重创X`)
         word = next(
             (
                 w
                 for w in sorted(words, key=len, reverse=True)
-                if head[:end].endswith(w) and (not verb or w.startswith(DEGREE_MARKERS))
+                if before.endswith(w) and (not verb or w.startswith(DEGREE_MARKERS))
             ),
             "",
         )
+        if not word and 0 < verb <= ONE_CHARACTER_COMPARATIVE_VERB:
+            word = next(
+                (w for w in COMPARATIVE_WORDS if len(w) == 1 and before.endswith(w) and _after_group(before[:-1])), ""
+            )
         if word:
             return word, verb
     return "", 0
+
+
+def _after_group(text: str) -> bool:
+    return text.endswith(AMONG_WORDS)
 
 
 def _selection_then_pronoun(analysis: Analysis) -> Selection | None:
@@ -224,7 +239,7 @@ def select_candidates(
         compared += 1
     derived = [(w_opt.edge.triple.obj, rel, opt.edge.triple.obj) for key, _r, opt in valued if key != w_key]
     rest = analysis.mapped.norm[sel.rest_start :]
-    if _ASKS_ITS_NAME.fullmatch(rest):
+    if ASKS_ITS_NAME.fullmatch(rest):
         chain = Chain(w_key, ())
         return [
             Candidate(
