@@ -92,6 +92,14 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("雷霆A", "装备", "竞争对手", "霜刃导弹", "装备"),
     ("霜刃导弹", "装备", "研制单位", "北辰公司", "组织"),
     ("雷霆A", "装备", "研制单位", "南岳公司", "组织"),
+    # hull numbers written as codes; a count the KG states in its counter
+    ("甲舰", "舰艇", "舷号", "101", "代号"),
+    ("乙舰", "舰艇", "舷号", "106", "代号"),
+    ("丙舰", "舰艇", "舷号", "107", "代号"),
+    ("风弹", "装备", "单箱装载数量", "6枚", "数值"),
+    # an exercise's host and the host's headquarters
+    ("演习甲", "事件", "主办方", "东方舰队", "组织"),
+    ("东方舰队", "组织", "司令部驻地", "珍珠港", "地点"),
 ]
 
 
@@ -147,6 +155,16 @@ def answer(question: str, config: ReasonerConfig | None = None) -> AnswerRecord:
         ("雷霆A的首次实弹射击时间，是否早于雷霆B的首飞？", ["是"]),
         ("雷霆B首飞是否早于雷霆A首飞？", ["否"]),
         ("雷霆B首飞是否晚于雷霆A首飞？", ["是"]),
+        # a bare number after an inequality is a threshold, compared with the codes of the relation it names
+        ("第一舰队下辖的舰艇中，舷号超过105的有哪些？", ["乙舰", "丙舰"]),
+        # … while after an equality it names the node (`舷号为106`)
+        ("舷号为106的舰艇属于哪支舰队？", ["第一舰队"]),
+        # a number in the very counter asked is the hop's evidence (`几枚` -> `单箱装载数量 6枚`)
+        ("风弹一个发射箱能装几枚？", ["6枚"]),
+        # `X的Y，…`: the rest goes on about the Y of X
+        ("演习甲的东道主舰队，司令部驻哪儿？", ["珍珠港"]),
+        # `…的这些国家里面`: a group to count in, not one described thing
+        ("在采购了雷霆炮的这些国家里面，属于北盟的一共有几个？", ["2"]),
     ],
 )
 def test_answers(question: str, expected: list[str]) -> None:
@@ -167,12 +185,15 @@ def test_find_described_reads_clause_kind_and_pronoun() -> None:
     found = find_described(analysis)
     assert found is not None
     assert found.description == "用鱼雷击沉南星号的是哪一艘核潜艇"
-    assert (found.rest, found.noun, found.possessive) == ("所属舰队是哪一支？", "核潜艇", True)
+    assert (found.rest, found.noun, found.joint) == ("所属舰队是哪一支？", "核潜艇", "的")
 
 
 @pytest.mark.parametrize(
     "question",
     [
+        "在采购了雷霆炮的这些国家里面，属于北盟的一共有几个？",  # `这些`: a group
+        "北风号参加过的阅兵的时候，雷霆A是否已经首飞？",  # a yes/no question
+        "阅兵甲和阅兵乙的举行地点，分别是哪里？",  # `A和B的…`: several things, not one
         "北风号的建造单位是哪国公司？",  # no description clause
         "用鱼雷击沉南星号的那艘核潜艇，是不是云国的？",  # yes/no: answered as one question
         "哪一艘击沉了南星号的那艘核潜艇，是哪个国家的？",  # the clause asks something itself
@@ -182,6 +203,14 @@ def test_find_described_leaves_other_shapes(question: str) -> None:
     r, q = reasoner(question)
     _, analysis = r.analyse(q)
     assert find_described(analysis) is None
+
+
+def test_a_name_then_a_noun_is_continued() -> None:
+    r, q = reasoner("演习甲的东道主舰队，司令部驻哪儿？")
+    _, analysis = r.analyse(q)
+    found = find_described(analysis)
+    assert found is not None
+    assert (found.description, found.rest, found.joint) == ("演习甲的东道主舰队是什么", "司令部驻哪儿？", "的")
 
 
 def test_described_then_ask_can_be_turned_off() -> None:

@@ -13,7 +13,7 @@ from typing import Literal
 
 from kgreason.kg.dates import DateValue, find_dates, find_month_days
 from kgreason.kg.index import KGIndex
-from kgreason.kg.quantities import Quantity, find_quantities
+from kgreason.kg.quantities import Quantity, find_quantities, parse_quantity
 from kgreason.reason.kinds import kind_word_after
 from kgreason.reason.lexicon import (
     ALREADY_WORDS,
@@ -699,9 +699,13 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
     out: list[NumericThreshold] = []
     rel_names = sorted({normalize_text(r) for r in index.relations if r}, key=len, reverse=True)
     names = [(m.start, m.end) for m in mentions if m.how in ("exact", "core")]
-    for qm in find_quantities(q.original):
-        ns = q.norm_index(qm.start)
-        ne = q.norm_index(qm.end)
+    found = [(q.norm_index(qm.start), q.norm_index(qm.end), qm.text, qm.value) for qm in find_quantities(q.original)]
+    # a bare number right after a comparison word is one too (`舷号超过105的`), though it names no unit
+    for bm in _COMPARED_NUMBER.finditer(nq):
+        value = parse_quantity(bm.group(1))
+        if value is not None and not any(a < bm.end() and bm.start(1) < b for a, b, _, _ in found):
+            found.append((bm.start(1), bm.end(), bm.group(1), value))
+    for ns, ne, text, value in sorted(found):
         if any(a <= ns and ne <= b and (a, b) != (ns, ne) for a, b in names):
             continue
         before = nq[:ns]
@@ -727,8 +731,16 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
                 attribute = attribute.split(stop)[-1]
         start = len(stem) - len(attribute) if attribute else cstart
         end = ne + len(suffix)
-        out.append(NumericThreshold(q.verbatim(start, end), attribute, relation, qm.text, qm.value, start, end))
+        out.append(NumericThreshold(q.verbatim(start, end), attribute, relation, text, value, start, end))
     return out
+
+
+# (`编号为2001`: an equality names an identifier, which the question links; only an inequality makes a threshold)
+_COMPARED_NUMBER = re.compile(
+    "(?:"
+    + "|".join(sorted((w for w, r in NUMERIC_COMPARATORS.items() if r != "数值等于"), key=len, reverse=True))
+    + r")(\d+(?:\.\d+)?)(?![\d.])"
+)
 
 
 def attribute_phrase_start(nq: str, start: int) -> int:

@@ -16,6 +16,7 @@ from kgreason.kg.compare import compare_quantities, date_holds
 from kgreason.kg.dates import DateValue, Period, parse_date
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, connect
+from kgreason.kg.quantities import Quantity, parse_quantity
 from kgreason.reason.analysis import Analysis, NumericThreshold, TimeWindow
 from kgreason.reason.lexicon import (
     CAMP_RELATION_HINTS,
@@ -225,23 +226,37 @@ def _long_form(value_triple: PathTriple, date_name: str, date: DateValue, p: Per
     return out
 
 
+CODE_RELATION_NAMED = 0.9  # how well a threshold's words must name a relation for its codes to count as numbers
+
+
 def check_numeric(index: KGIndex, chain: Chain, t: NumericThreshold) -> Check:
-    best: tuple[tuple[float, int], tuple[Edge, ...], Edge] | None = None
+    best: tuple[tuple[float, int], tuple[Edge, ...], Edge, Quantity] | None = None
+    bare = not t.quantity.dimension  # `舷号超过105`: a number without a unit compares with numbers without one
 
     def comparable(key: str) -> bool:  # a value of another dimension (`7个月` for `超过8000吨`) is not a candidate
         q = index.quantity(key)
-        return q is not None and compare_quantities("数值等于", q, t.quantity) is not None
+        return (
+            q is not None and not (bare and q.dimension) and compare_quantities("数值等于", q, t.quantity) is not None
+        )
 
-    for rank, bridge, e in _value_edges(index, chain, comparable):
+    options = [(rank, bridge, e, index.quantity(e.dst)) for rank, bridge, e in _value_edges(index, chain, comparable)]
+    if bare and t.attribute:
+        # a code the KG writes as a number under the relation the threshold names (`舷号 106`) is such a number
+        for rank, n in enumerate(_priority_nodes(index, chain)):
+            for e in index.edges(n):
+                named = relation_match(e.relation, normalize_text(t.attribute)).score >= CODE_RELATION_NAMED
+                if e.forward and named and index.quantity(e.dst) is None:
+                    options.append((rank, (), e, parse_quantity(index.name(e.dst))))
+    for rank, bridge, e, q in options:
+        if q is None or (bare and q.dimension):
+            continue
         rel = relation_match(e.relation, normalize_text(t.attribute)).score if t.attribute else 0.0
         key = (rel, -rank)
         if best is None or key > best[0]:
-            best = (key, bridge, e)
+            best = (key, bridge, e, q)
     if best is None:
         return Check("numeric", "numeric", t.text, None, note="no value of that dimension")
-    _, bridge, edge = best
-    q = index.quantity(edge.dst)
-    assert q is not None
+    _, bridge, edge, q = best
     holds = bool(compare_quantities(t.relation, q, t.quantity))
     value_name = edge.triple.obj
     derived: list[PathTriple] = []

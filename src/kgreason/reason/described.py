@@ -21,22 +21,30 @@ from kgreason.reason.analysis import Analysis, residual_words
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.checks import Check
 from kgreason.reason.lexicon import (
+    AMONG_WORDS,
+    COORDINATORS,
     DEMONSTRATIVES,
     DESCRIBED_REST_STARTS,
     INTERROGATIVES,
     MEASURE_WORDS,
+    NOT_A_THING_ENDINGS,
+    NUMBER_QUESTION_PATTERNS,
     RESTART_PRONOUNS,
 )
 from kgreason.reason.select import ASKS_ITS_NAME
 from kgreason.text.normalize import normalize_text
 
 _REST_START = "|".join(DESCRIBED_REST_STARTS)
-# the clause, `的`, a demonstrative, a measure word, the kind, then the rest after a comma or right at its verb
+# the clause, `的`, a demonstrative (not `那些`), a measure word, the kind, then the rest after a comma or at its verb
 _DESCRIBED = re.compile(
-    rf"^(?P<head>[^，,。；;？?]{{2,}}?)的[{DEMONSTRATIVES}]一?(?P<measure>[{MEASURE_WORDS}])?"
+    rf"^(?P<head>[^，,。；;？?]{{2,}}?)的[{DEMONSTRATIVES}](?!些)一?(?P<measure>[{MEASURE_WORDS}])?"
     rf"(?P<noun>[^，,。；;？?的]{{0,8}}?)(?:[，,]\s*|(?=(?:{_REST_START})))(?P<rest>[^，,。；;]+)$"
 )
-_ASKING = re.compile("|".join(sorted(INTERROGATIVES, key=len, reverse=True)))
+# or a noun phrase `…的Y`, a comma, and a rest that goes on about it (`RIMPAC的东道主舰队，司令部驻哪儿？`)
+_CONTINUED = re.compile(
+    r"^(?P<head>[^，,。；;？?]{2,}?的(?P<noun>[^，,。；;？?的]{1,8}))[，,]\s*(?P<rest>[^，,。；;]+)$"
+)
+_ASKING = re.compile("|".join([*sorted(INTERROGATIVES, key=len, reverse=True), *NUMBER_QUESTION_PATTERNS]))
 # what a pronoun opening the rest stands for, by how it is used: `其原型机` (its), `它是…` (it)
 _POSSESSIVE_PRONOUNS = ("其",)
 DESCRIPTIONS_LOOKED_AT = 1  # the description's best answer only: a second reading would be a guess
@@ -47,17 +55,22 @@ class Described:
     description: str  # the clause as a question of its own (`…的是哪一艘核潜艇`)
     rest: str  # the question about the described thing, verbatim, its leading pronoun removed (`是哪个国家的`)
     noun: str  # the kind the clause names, verbatim (`核潜艇`), "" when none
-    possessive: bool  # the rest began with `其`: the thing's name is followed by 的
+    joint: str  # what joins the thing's name to the rest: `的` (`其原型机`, `司令部驻哪儿`) or nothing (`是…`)
 
 
 def find_described(analysis: Analysis) -> Described | None:
     """The description clause and the rest of `analysis`'s question, or None when it has no such shape."""
     if analysis.form in ("bool", "choice"):
         return None
-    m = _DESCRIBED.match(analysis.question.strip())
-    if m is None:
+    question = analysis.question.strip()
+    m = _DESCRIBED.match(question)
+    continued = _CONTINUED.match(question) if m is None else None
+    if continued is not None and not _name_then_noun(analysis, continued.group("head"), continued.group("noun")):
         return None
-    head, rest = m.group("head"), m.group("rest").strip()
+    found = m or continued
+    if found is None or found.group("noun").endswith(AMONG_WORDS):
+        return None  # `…的这些国家里面，…` / `…的那几艘舰中，…`: a group to pick from, not one thing
+    head, rest = found.group("head"), found.group("rest").strip()
     if _ASKING.search(head) or not _ASKING.search(rest):
         return None  # the clause asks something itself, or the rest asks nothing
     if ASKS_ITS_NAME.fullmatch(normalize_text(rest)):
@@ -65,10 +78,24 @@ def find_described(analysis: Analysis) -> Described | None:
     if all(w in DESCRIBED_REST_STARTS for w in residual_words(normalize_text(rest)).split("|") if w):
         return None  # `…的那艘驱逐舰舷号是多少` split at `是`: the words of the rest are in the kind, misread
     pronoun = next((p for p in sorted(RESTART_PRONOUNS, key=len, reverse=True) if rest.startswith(p)), "")
+    rest = rest[len(pronoun) :]
+    if m is None:  # `X的Y，司令部驻哪儿`: the rest goes on about the Y of X
+        joint = "" if rest.startswith(("的", *DESCRIBED_REST_STARTS)) else "的"
+        return Described(f"{head}是什么", rest, found.group("noun"), joint)
     # asked with the kind after the question word (`…的是哪一款战斗机`), where the program reads the asked noun
     measure, noun = m.group("measure") or "", m.group("noun")
     asked = f"是哪一{measure}{noun}" if measure else f"是什么{noun}" if noun else "是什么"
-    return Described(f"{head}的{asked}", rest[len(pronoun) :], noun, pronoun in _POSSESSIVE_PRONOUNS)
+    return Described(f"{head}的{asked}", rest, noun, "的" if pronoun in _POSSESSIVE_PRONOUNS else "")
+
+
+def _name_then_noun(analysis: Analysis, head: str, noun: str) -> bool:
+    """The clause before the comma is one name the question links, `的` and a noun (`RIMPAC的东道主舰队`): one thing
+    to go on about — not a time or a group (`X的时候`, `X的舰艇中`), several things (`A的首舰和B的首舰`) or a clause
+    that describes a thing by other words (`向X发射导弹的攻击机`, the chain search's to answer whole)."""
+    if noun.endswith(NOT_A_THING_ENDINGS) or any(w in noun for w in COORDINATORS):
+        return False
+    name = normalize_text(head[: -len(noun) - 1])
+    return any(m.start == 0 and analysis.mapped.norm[: m.end] == name for m in analysis.mentions)
 
 
 def _position(question: str, value: str) -> int:
@@ -88,7 +115,7 @@ def described_candidates(
     thing = picked[0]
     # the thing by the name the KG describes it under (its most connected name: `歼-20`, not its code `J-20`)
     key = max(sorted(index.alias_group(thing.answer_keys[0])), key=lambda k: len(index.edges(k)))
-    joint = "的" if found.possessive else ""
+    joint = found.joint
     # the description's constraints are the question's: its checks — the one on the kind it names is a type
     # constraint (`那艘055型驱逐舰`) — or else the kind that picked the thing out of others
     own = tuple(

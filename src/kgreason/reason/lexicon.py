@@ -321,6 +321,22 @@ NAME_ASKING_VERBS: tuple[str, ...] = ("叫做", "叫", "名叫", "称为", "称�
 DEMONSTRATIVES = "那这"
 # Words that begin what is asked of a thing described by `…的那艘X` without a comma (`…的那艘英国军舰属于什么舰种`).
 DESCRIBED_REST_STARTS: tuple[str, ...] = ("是", "为", "属于", "隶属于", "由")
+# Endings of a `…的Y，` clause that make it a time or a group rather than one thing to go on about (`X的时候，…`).
+NOT_A_THING_ENDINGS: tuple[str, ...] = (
+    "时候",
+    "时",
+    "期间",
+    "之后",
+    "以后",
+    "之前",
+    "以前",
+    "后",
+    "前",
+    "中",
+    "里",
+    "以外",
+    "之外",
+)
 # Function characters that end a noun phrase (`“飞鱼”导弹击中的…`: the noun after a quoted name stops at `的`).
 PHRASE_END_CHARS = "的是在了和与及或"
 COUNT_PATTERNS: tuple[str, ...] = (
@@ -362,6 +378,8 @@ NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
     r"多重",
     r"多快",
     r"多深",
+    r"多宽",
+    r"多厚",
     r"几节",
     r"几马赫",
     r"几吨",

@@ -477,15 +477,21 @@ class ChainScorer:
 
     def _names_asked_kind(self, chain: Chain, i: int) -> bool:
         """Hop `i` is the last and its relation spells the country the question word asks (`哪国企业` ->
-        `所属国家`), ending on a node of that kind: the question word is the hop's evidence. (Only a country: other
-        asked nouns, `哪个型别`, are also relation words, and a relation spelling them names no extra hop.)"""
+        `所属国家`), ending on a node of that kind, or it reaches a number in the counter asked: the question word is
+        the hop's evidence. (Only a country: other asked nouns, `哪个型别`, are also relation words, and a relation
+        spelling them names no extra hop.)"""
         tw = self.analysis.type_word
+        if i != len(chain.edges) - 1 or not chain.edges[i].forward:
+            return False
+        if tw in COUNTRY_TYPE_WORDS and tw in normalize_text(chain.edges[i].relation):
+            return self._kind(chain) > 0
+        # so does a number in the very counter a how-many question asks (`几枚` -> `单箱装载数量 1枚`)
+        counter = self.analysis.measure_word
         return (
-            tw in COUNTRY_TYPE_WORDS
-            and i == len(chain.edges) - 1
-            and chain.edges[i].forward
-            and tw in normalize_text(chain.edges[i].relation)
-            and self._kind(chain) > 0
+            self.analysis.form == "count"
+            and bool(counter)
+            and counter not in GENERIC_MEASURE_WORDS
+            and self._kind(chain) >= 1.0
         )
 
     def _learned(self, relation: str) -> float:
