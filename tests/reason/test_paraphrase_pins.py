@@ -39,6 +39,9 @@ HOLDOUT_MIXED_PINNED = {"sample": 14, "ccks_ext_dev": 13}  # of 16 and 16
 # four analysts' habits, written blind after f12145d (25 of 40 with da07f57, 27 with f12145d and 5dced21)
 HOLDOUT_ANALYSTS = json.loads((ROOT / "benchmarks" / "data" / "holdout_analysts.json").read_text(encoding="utf-8"))
 HOLDOUT_ANALYSTS_PINNED = {"sample": 18, "ccks_ext_dev": 14}  # of 20 and 20
+# a new annotator in the evaluation's own style, written blind after 35d1673 (26 of 40 with da07f57, 27 with 35d1673)
+HOLDOUT_ANNOTATOR = json.loads((ROOT / "benchmarks" / "data" / "holdout_annotator.json").read_text(encoding="utf-8"))
+HOLDOUT_ANNOTATOR_PINNED = {"sample": 14, "ccks_ext_dev": 14}  # of 20 and 20
 
 
 def _right(name: str, root: Path, items: list[dict[str, Any]] = ITEMS) -> int:
@@ -72,8 +75,18 @@ def test_reworded_ccks_ext_dev_questions_are_pinned() -> None:
         (DESCRIBED, DESCRIBED_PINNED),
         (HOLDOUT_MIXED, HOLDOUT_MIXED_PINNED),
         (HOLDOUT_ANALYSTS, HOLDOUT_ANALYSTS_PINNED),
+        (HOLDOUT_ANNOTATOR, HOLDOUT_ANNOTATOR_PINNED),
     ],
-    ids=["new_shapes", "negation", "time_order", "aggregate", "described", "holdout_mixed", "holdout_analysts"],
+    ids=[
+        "new_shapes",
+        "negation",
+        "time_order",
+        "aggregate",
+        "described",
+        "holdout_mixed",
+        "holdout_analysts",
+        "holdout_annotator",
+    ],
 )
 def test_written_question_batches_are_pinned(items: list[dict[str, Any]], pinned: dict[str, int]) -> None:
     assert _right("sample", ROOT / "examples" / "sample", items) == pinned["sample"]

@@ -100,6 +100,11 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     # an exercise's host and the host's headquarters
     ("演习甲", "事件", "主办方", "东方舰队", "组织"),
     ("东方舰队", "组织", "司令部驻地", "珍珠港", "地点"),
+    # the ship's weapons and the kinds the KG states of them (typed 类别)
+    ("北风号", "舰艇", "装备武器", "红缨弹", "装备"),
+    ("北风号", "舰艇", "装备武器", "海鹰弹", "装备"),
+    ("红缨弹", "装备", "类型", "远程防空导弹", "类别"),
+    ("海鹰弹", "装备", "类型", "反舰导弹", "类别"),
 ]
 
 
@@ -165,6 +170,9 @@ def answer(question: str, config: ReasonerConfig | None = None) -> AnswerRecord:
         ("演习甲的东道主舰队，司令部驻哪儿？", ["珍珠港"]),
         # `…的这些国家里面`: a group to count in, not one described thing
         ("在采购了雷霆炮的这些国家里面，属于北盟的一共有几个？", ["2"]),
+        # a kind said of the members asked (`属于防空导弹的是哪几型`, `哪些是防空导弹`): things of it, not the kind
+        ("北风号装备的武器中，属于防空导弹的是哪几型？", ["红缨弹"]),
+        ("北风号装备的武器中，哪些是防空导弹？", ["红缨弹"]),
     ],
 )
 def test_answers(question: str, expected: list[str]) -> None:
@@ -253,3 +261,23 @@ def test_names_not_listed_describe_the_group_instead_of_being_compared() -> None
     _, analysis = r.analyse(q)
     sel = find_selection(analysis)
     assert sel is not None and not sel.listed and sel.text == "射程最短"
+
+
+def test_a_bare_number_is_a_threshold_only_without_a_unit() -> None:
+    r, q = reasoner("第一舰队下辖的舰艇中，舷号超过105的有哪些？")
+    _, analysis = r.analyse(q)
+    assert [(n.attribute, n.relation, n.operand) for n in analysis.numerics] == [("舷号", "数值大于", "105")]
+    r, q = reasoner("北风号服役是否已经超过10年？")  # a duration: no bare-number threshold
+    _, analysis = r.analyse(q)
+    assert all(n.operand != "10" for n in analysis.numerics)
+
+
+def test_a_kind_is_predicated_only_of_members_asked() -> None:
+    for question, predicated in [
+        ("北风号装备的武器中，哪些是防空导弹？", True),
+        ("北风号装备的武器中，属于防空导弹的是哪几型？", True),
+        ("红缨弹是一种什么导弹？", False),  # the kind is asked
+    ]:
+        r, q = reasoner(question)
+        _, analysis = r.analyse(q)
+        assert analysis.kind_predicated is predicated, question

@@ -167,6 +167,9 @@ class Analysis:
     unknown_kind: str = ""
     asks_sibling: bool = False  # `与大连舰同一天入列的…`: the answer shares a node with a named one
     asks_category: bool = False  # `哪一类导弹`: the kind itself is asked, not a member of it
+    # `哪些是防空导弹`, `属于防空导弹的是哪几型`: the asked noun is said of the members (a kind they have), so a kind
+    # the KG types as one (`远程防空导弹`, 类别) is no answer
+    kind_predicated: bool = False
     asks_event: bool = False  # `…中，哪一次…`: the question counts events, so an event is asked
     asks_thing: bool = False  # `哪艘…`: a vessel, aircraft, vehicle or munition is asked, not a place or an event
     # `加入X的荷兰军舰叫什么`: the name asked is of a thing the question describes after its last name, not another
@@ -470,6 +473,23 @@ def _ends_question(nq: str, words: str) -> bool:
     return nq.rstrip(QUESTION_PARTICLES).endswith(words)
 
 
+_WHICH_COPULA = re.compile(rf"(?:哪些|哪几[{MEASURE_WORDS}]?)(?:{'|'.join(COPULAS)})$")
+_BELONGS_THEN_WHICH = re.compile(rf"属于(?P<kind>[^的，,]{{2,8}})的(?:{'|'.join(COPULAS)})?(?:哪些|哪几)")
+
+
+def _after_which_copula(nq: str, tw_start: int) -> bool:
+    """The asked noun follows `哪些是` / `哪几艘是` (`…中，哪些是防空导弹`)."""
+    return bool(_WHICH_COPULA.search(nq[:tw_start]))
+
+
+def _predicated_kind(nq: str, vocabulary: frozenset[str]) -> tuple[str, int, int] | None:
+    """`属于防空导弹的是哪几型`: a KG word after 属于, then 的 and a which-question (the kind, and its span)."""
+    m = _BELONGS_THEN_WHICH.search(nq)
+    if m is None or m.group("kind") not in vocabulary:
+        return None
+    return m.group("kind"), m.start("kind"), m.end("kind")
+
+
 def _unknown_kind(nq: str) -> str:
     """The words right after a question word (`哪家`, `什么`, `哪一艘`) up to the next function word, when there are
     two or more: the kind asked for, spelled in words the KG does not use (called when `_type_word` found none)."""
@@ -703,6 +723,10 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
     # a bare number right after a comparison word is one too (`舷号超过105的`), though it names no unit
     for bm in _COMPARED_NUMBER.finditer(nq):
         value = parse_quantity(bm.group(1))
+        unit = nq[bm.end() : bm.end() + 1]
+        with_unit = parse_quantity(bm.group(1) + unit) if unit else None
+        if (unit and unit in TIME_UNITS) or (with_unit is not None and with_unit.dimension):
+            continue  # `超过10年`, `超过3艘`: a unit follows (a duration or a count, read elsewhere or not at all)
         if value is not None and not any(a < bm.end() and bm.start(1) < b for a, b, _, _ in found):
             found.append((bm.start(1), bm.end(), bm.group(1), value))
     for ns, ne, text, value in sorted(found):
@@ -735,6 +759,7 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
     return out
 
 
+TIME_UNITS = "年月日天周"
 # (`编号为2001`: an equality names an identifier, which the question links; only an inequality makes a threshold)
 _COMPARED_NUMBER = re.compile(
     "(?:"
@@ -976,6 +1001,13 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         or any(t.period_key == m.key or t.anchor_key == m.key for t in times)
     ]
     type_word, tw_start, tw_end = _type_word(nq, index.vocabulary, index.name_endings, index.relation_names)
+    predicated = _predicated_kind(nq, index.vocabulary)
+    if predicated is not None and not type_word:
+        type_word, tw_start, tw_end = predicated
+    # `…中，哪些是防空导弹` / `属于防空导弹的是哪几型`: the kind is said of the members asked, not asked itself
+    kind_predicated = bool(type_word) and (
+        (predicated is not None and predicated[0] == type_word) or _after_which_copula(nq, tw_start)
+    )
     if type_word:
         # `哪一型驱逐舰`: the asked-for noun names a kind, not the node whose name a weak link found in it — there
         # and wherever else the question uses that word (`负责反潜的直升机中队装备的是什么直升机`)
@@ -1067,6 +1099,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         measure_word=_measure_word(nq),
         asks_sibling=bool(_SIBLING.search(nq)) or any(w in nq for w in SAME_WORDS),
         asks_category=bool(_ASKS_CATEGORY.search(nq)),
+        kind_predicated=kind_predicated,
         asks_event=bool(_ASKS_EVENT.search(nq)),
         asks_thing=bool(_ASKS_THING.search(nq)),
         names_described=_names_described(nq, kept),

@@ -444,14 +444,19 @@ CAMP_RELATION_HINTS = ("隶属", "属于", "所属", "阵营", "国籍", "国家
 EVENT_TYPE_HINTS = ("行动", "事件", "演习", "战役", "战争", "会议", "活动", "项目", "计划")
 
 
+@lru_cache(maxsize=4096)
 def names_event_type(types_text: str) -> bool:
-    """Whether a node's KG types (`KGIndex.types_text`) name a kind of event (`事件`, `作战行动`, `演习`, ...)."""
+    """Whether a node's KG types (`KGIndex.types_text`) name a kind of event (`事件`, `作战行动`, `演习`, ...);
+    cached: a KG has few distinct type texts, and the chain scorer asks per hop."""
     return any(h in types_text for h in EVENT_TYPE_HINTS)
 
 
 CAMP_TYPE_HINTS = ("国家", "组织", "联盟", "阵营", "集团", "同盟", "政府", "政权", "军队")
 
 PLACE_TYPE_WORDS = ("地点", "地区", "位置", "城市", "港", "基地", "海域", "岛", "地名", "省", "州")
+
+# KG node types of a kind (`远程防空导弹`, typed 类别), as opposed to a thing of that kind.
+CATEGORY_TYPE_WORDS: tuple[str, ...] = ("类别", "类型", "种类")
 
 TYPE_RELATION_HINTS = ("类型", "种类", "类别", "型号", "舰种", "级别", "舰级", "型别", "机种", "类")
 

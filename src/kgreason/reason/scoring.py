@@ -23,6 +23,7 @@ from kgreason.kg.quantities import is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis, kg_uses_noun
 from kgreason.reason.kinds import category_values
 from kgreason.reason.lexicon import (
+    CATEGORY_TYPE_WORDS,
     CONVERSE_WORDS,
     COUNTRY_TYPE_WORDS,
     GENERIC_MEASURE_WORDS,
@@ -308,6 +309,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
                 kind = w.type_match / 2 if normalize_text(node.name).endswith(tw[-1]) else 0.0
             # `哪一级驱逐舰`: a kind is asked; a thing of that kind (`捍卫者号驱逐舰`) is not one
             score += min(kind, 0.0) if analysis.asks_category else kind
+            if analysis.kind_predicated and any(h in types for h in CATEGORY_TYPE_WORDS):
+                score = min(score, 0.0) - w.type_mismatch  # `哪些是防空导弹`: things of the kind, not the kind
     elif analysis.asks_event:
         score += w.type_match if names_event_type(types) else -w.type_mismatch
     elif analysis.asks_thing and any(h in types for h in THING_TYPE_HINTS):
