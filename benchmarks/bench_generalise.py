@@ -11,7 +11,8 @@ Settings (each on both sets):
   (half the documents teach the other half, both ways), so no question's own gold shapes its answer's format;
 - conventions learned, same gold: learned from the whole set's gold (what a team does with the organisers'
   published sample; an upper bound here, since the questions scored taught the conventions);
-- ablations of the full setting: without the asked-type check; without select-then-ask; without the single-fact
+- ablations of the full setting: without the asked-type check; without select-then-ask; without describe-then-ask
+  (`reason/described.py`); without the single-fact
   policy for L1; without the hand-written relation synonym groups (`reason/lexicon.py`), alone and with the
   learned CKBQA relation matcher in their place (needs the embedded e5 model; skipped without it).
 The convention-free view scores answers and KG evidence only: derived comparison triples and constraints are taken
@@ -67,6 +68,7 @@ def settings() -> list[Setting]:
         Setting("conventions learned, same gold (upper bound)", base, "same-gold"),
         Setting("w/o asked-type check", no_type, "default"),
         Setting("w/o select-then-ask", replace(base, select_then_ask=False), "default"),
+        Setting("w/o describe-then-ask", replace(base, described_then_ask=False), "default"),
         Setting("w/o single-fact policy for L1", replace(base, single_fact_levels=()), "default"),
         Setting("w/o relation synonym groups", base, "default", synonyms=False),
         Setting("w/o synonym groups, learned matcher instead", base, "default", synonyms=False, learned_matcher=True),
