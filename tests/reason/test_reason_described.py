@@ -105,6 +105,8 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("北风号", "舰艇", "装备武器", "海鹰弹", "装备"),
     ("红缨弹", "装备", "类型", "远程防空导弹", "类别"),
     ("海鹰弹", "装备", "类型", "反舰导弹", "类别"),
+    ("北风号", "舰艇", "配备火炮", "雷鸣炮", "装备"),
+    ("雷鸣炮", "装备", "口径", "130毫米", "数值"),
 ]
 
 
@@ -173,6 +175,8 @@ def answer(question: str, config: ReasonerConfig | None = None) -> AnswerRecord:
         # a kind said of the members asked (`属于防空导弹的是哪几型`, `哪些是防空导弹`): things of it, not the kind
         ("北风号装备的武器中，属于防空导弹的是哪几型？", ["红缨弹"]),
         ("北风号装备的武器中，哪些是防空导弹？", ["红缨弹"]),
+        # the kind after the demonstrative ends on the thing's own name: it is the thing
+        ("北风号舰上装的那门雷鸣炮，口径有多大？", ["130毫米"]),
     ],
 )
 def test_answers(question: str, expected: list[str]) -> None:
@@ -281,3 +285,16 @@ def test_a_kind_is_predicated_only_of_members_asked() -> None:
         r, q = reasoner(question)
         _, analysis = r.analyse(q)
         assert analysis.kind_predicated is predicated, question
+
+
+def test_a_name_ending_the_kind_is_the_thing_unless_it_is_a_kind() -> None:
+    r, q = reasoner("北风号舰上装的那门雷鸣炮，口径有多大？")
+    _, analysis = r.analyse(q)
+    found = find_described(analysis)
+    assert found is not None and found.named == "雷鸣炮"
+    # a kind the KG states (`征服号 类型 核潜艇`) is named too, but the description is still searched for the thing
+    r, q = reasoner("用鱼雷击沉南星号的那艘核潜艇，是哪个国家的？")
+    _, analysis = r.analyse(q)
+    found = find_described(analysis)
+    assert found is not None and found.named == "核潜艇"
+    assert r.answer(q).record.answers == ("雪国",)

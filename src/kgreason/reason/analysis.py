@@ -14,7 +14,7 @@ from typing import Literal
 from kgreason.kg.dates import DateValue, find_dates, find_month_days
 from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities, parse_quantity
-from kgreason.reason.kinds import kind_word_after
+from kgreason.reason.kinds import is_category, kind_word_after
 from kgreason.reason.lexicon import (
     ALREADY_WORDS,
     AMONG_WORDS,
@@ -59,7 +59,6 @@ from kgreason.reason.lexicon import (
     TIME_COMPARISON_PREPOSITIONS,
     TIME_QUESTION_PATTERNS,
     TIME_WITHIN_WORDS,
-    TYPE_RELATION_HINTS,
     WHEN_WORDS,
 )
 from kgreason.reason.link import Mention, is_side
@@ -925,13 +924,6 @@ def _names_described(nq: str, mentions: list[Mention]) -> bool:
     return len(gap) >= 2
 
 
-def _is_category(index: KGIndex, key: str) -> bool:
-    """The KG types the node as a kind, or states it as one (`X 类型 驱逐舰`)."""
-    if any(h in index.types_text(key) for h in TYPE_RELATION_HINTS):
-        return True
-    return any(not e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS) for e in index.edges(key))
-
-
 def _in_relation_name(key: str, relation_names: frozenset[str]) -> bool:
     """The mention spells (part of) a relation name (`抗拉强度` in `抗拉强度(铸造方法: S)`)."""
     return key in relation_names or (len(key) >= 2 and any(key in r for r in relation_names))
@@ -1020,11 +1012,11 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     if type_word and _ASKS_CATEGORY.search(nq):
         # `哪一级驱逐舰` with `X 类型 驱逐舰` in the KG: a kind of the asked noun is asked; the noun, a kind the KG
         # states as a value, is no anchor the answer must connect to
-        kept = [m for m in kept if not (m.start == tw_start and m.end == tw_end and _is_category(index, m.key))]
+        kept = [m for m in kept if not (m.start == tw_start and m.end == tw_end and is_category(index, m.key))]
     if type_word and nq[tw_end : tw_end + 1] == "的":
         # `属于哪个型号的驱逐舰`: a kind the KG states as a value (`X 类型 驱逐舰`) right after the asked noun is the
         # kind of the answer, not a name the answer must connect to
-        kept = [m for m in kept if not (m.start == tw_end + 1 and _is_category(index, m.key))]
+        kept = [m for m in kept if not (m.start == tw_end + 1 and is_category(index, m.key))]
     # `歼-20的气动布局是什么`: a weak link that spells a relation name of the KG exactly is that relation, not a name
     kept = [m for m in kept if m.how in ("exact", "core", "group") or nq[m.start : m.end] not in index.relation_names]
     comp_found = _comparative(nq, kept, q)

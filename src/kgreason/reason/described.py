@@ -20,6 +20,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.reason.analysis import Analysis, residual_words
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.checks import Check
+from kgreason.reason.kinds import is_category
 from kgreason.reason.lexicon import (
     AMONG_WORDS,
     COORDINATORS,
@@ -38,7 +39,7 @@ _REST_START = "|".join(DESCRIBED_REST_STARTS)
 # the clause, `的`, a demonstrative (not `那些`), a measure word, the kind, then the rest after a comma or at its verb
 _DESCRIBED = re.compile(
     rf"^(?P<head>[^，,。；;？?]{{2,}}?)的[{DEMONSTRATIVES}](?!些)一?(?P<measure>[{MEASURE_WORDS}])?"
-    rf"(?P<noun>[^，,。；;？?的]{{0,8}}?)(?:[，,]\s*|(?=(?:{_REST_START})))(?P<rest>[^，,。；;]+)$"
+    rf"(?P<noun>[^，,。；;？?的]{{0,16}}?)(?:[，,]\s*|(?=(?:{_REST_START})))(?P<rest>[^，,。；;]+)$"
 )
 # or a noun phrase `…的Y`, a comma, and a rest that goes on about it (`RIMPAC的东道主舰队，司令部驻哪儿？`)
 _CONTINUED = re.compile(
@@ -56,13 +57,14 @@ class Described:
     rest: str  # the question about the described thing, verbatim, its leading pronoun removed (`是哪个国家的`)
     noun: str  # the kind the clause names, verbatim (`核潜艇`), "" when none
     joint: str  # what joins the thing's name to the rest: `的` (`其原型机`, `司令部驻哪儿`) or nothing (`是…`)
+    named: str = ""  # the node a name ending the kind links (`那门GAU-22/A机炮`): maybe the thing itself
 
 
 def find_described(analysis: Analysis) -> Described | None:
     """The description clause and the rest of `analysis`'s question, or None when it has no such shape."""
     if analysis.form in ("bool", "choice"):
         return None
-    question = analysis.question.strip()
+    question = analysis.question
     m = _DESCRIBED.match(question)
     continued = _CONTINUED.match(question) if m is None else None
     if continued is not None and not _name_then_noun(analysis, continued.group("head"), continued.group("noun")):
@@ -85,7 +87,13 @@ def find_described(analysis: Analysis) -> Described | None:
     # asked with the kind after the question word (`…的是哪一款战斗机`), where the program reads the asked noun
     measure, noun = m.group("measure") or "", m.group("noun")
     asked = f"是哪一{measure}{noun}" if measure else f"是什么{noun}" if noun else "是什么"
-    return Described(f"{head}的{asked}", rest, noun, "的" if pronoun in _POSSESSIVE_PRONOUNS else "")
+    start, end = analysis.mapped.norm_index(m.start("noun")), analysis.mapped.norm_index(m.end("noun"))
+    # (a name spelled in full: a piece of one, `验证机` of `X-35验证机`, names nothing by itself)
+    named = next(
+        (k.key for k in analysis.mentions if start <= k.start and k.end == end and k.how in ("exact", "core")), ""
+    )
+    joint = "的" if pronoun in _POSSESSIVE_PRONOUNS else ""
+    return Described(f"{head}的{asked}", rest, noun, joint, named)
 
 
 def _name_then_noun(analysis: Analysis, head: str, noun: str) -> bool:
@@ -109,7 +117,13 @@ def described_candidates(
     """The answers of the rest asked of the one thing the description picks (`ask(text)` answers a question on the
     same document), each with the description's path before its own; [] when the description picks no single
     thing."""
-    picked = ask(found.description)[:DESCRIPTIONS_LOOKED_AT]
+    node = index.nodes.get(found.named)
+    if node is not None and node.kind == "entity" and not is_category(index, found.named):
+        # the kind ends on the thing's own name (`…内置的那门GAU-22/A机炮`; not a kind, `那艘055型驱逐舰`): it is the
+        # thing, whatever the clause's best reading
+        picked = [Candidate((node.name,), (found.named,), "", (), 0.0)]
+    else:
+        picked = ask(found.description)[:DESCRIPTIONS_LOOKED_AT]
     if not picked or len(picked[0].answer_keys) != 1:
         return []
     thing = picked[0]

@@ -26,6 +26,13 @@ def category_values(index: KGIndex, key: str) -> str:
     return "".join(index.name(e.dst) for e in category_edges(index, key))
 
 
+def is_category(index: KGIndex, key: str) -> bool:
+    """The KG types the node as a kind, or states it as one (`X 类型 驱逐舰`)."""
+    if any(h in index.types_text(key) for h in TYPE_RELATION_HINTS):
+        return True
+    return any(not e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS) for e in index.edges(key))
+
+
 def kind_word_after(index: KGIndex, key: str, text: str) -> int:
     """The length of the kind word that starts `text` (normalised, right after a name of node `key`) when the KG
     says the node is of that kind: a word ending one of the kinds it states as values or one of its other names
