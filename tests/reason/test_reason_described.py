@@ -15,6 +15,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.described import find_described
 from kgreason.reason.kinds import kind_word_after
+from kgreason.reason.negation import find_filtered_group
 from kgreason.reason.reasoner import Reasoner, verify_path
 from kgreason.reason.select import find_selection
 
@@ -107,6 +108,8 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("海鹰弹", "装备", "类型", "反舰导弹", "类别"),
     ("北风号", "舰艇", "配备火炮", "雷鸣炮", "装备"),
     ("雷鸣炮", "装备", "口径", "130毫米", "数值"),
+    ("甲舰", "舰艇", "编入", "第一分队", "部队"),
+    ("丙舰", "舰艇", "编入", "第一分队", "部队"),
 ]
 
 
@@ -177,6 +180,8 @@ def answer(question: str, config: ReasonerConfig | None = None) -> AnswerRecord:
         ("北风号装备的武器中，哪些是防空导弹？", ["红缨弹"]),
         # the kind after the demonstrative ends on the thing's own name: it is the thing
         ("北风号舰上装的那门雷鸣炮，口径有多大？", ["130毫米"]),
+        # a group filtered by a named node: the members connected to it
+        ("第一舰队下辖的舰艇中，编入第一分队的有哪些？", ["甲舰", "丙舰"]),
     ],
 )
 def test_answers(question: str, expected: list[str]) -> None:
@@ -298,3 +303,16 @@ def test_a_name_ending_the_kind_is_the_thing_unless_it_is_a_kind() -> None:
     found = find_described(analysis)
     assert found is not None and found.named == "核潜艇"
     assert r.answer(q).record.answers == ("雪国",)
+
+
+def test_a_filtered_group_needs_a_clause_that_describes_members() -> None:
+    r, q = reasoner("第一舰队下辖的舰艇中，编入第一分队的有哪些？")
+    _, analysis = r.analyse(q)
+    found = find_filtered_group(analysis)
+    assert found is not None and found.keep_having and found.negated_text == "编入第一分队"
+    rec = r.answer(q).record
+    assert ("甲舰", "编入", "第一分队") in [tuple(t) for t in rec.main_path]
+    # a name alone before 中 sets the scene (`海上行动中，…`); it describes no members to filter
+    r, q = reasoner("海上行动中，隶属于辅助舰队的舰艇有哪些？")
+    _, analysis = r.analyse(q)
+    assert find_filtered_group(analysis) is None

@@ -26,6 +26,8 @@ class ReasonerConfig:
             is asked of it (reason/select.py); off for the ablation.
         negated_groups: `X中，哪些没有Y`: the group the clause before 中 describes is answered first, and its members
             that have what is negated are left out (reason/negation.py).
+        filtered_groups: `X中，编入Y的有哪些`: the group is answered first and the members connected to the name the
+            filter links are kept (the negated groups' test, positive; reason/negation.py).
         described_then_ask: `…的那艘核潜艇，是哪个国家的`: the clause describing one thing is answered first, and the
             rest of the question is asked of that thing by name (reason/described.py).
         single_fact_levels: difficulty labels whose questions state one fact (spec 000: L1 is single-hop): for
@@ -69,6 +71,7 @@ class ReasonerConfig:
     single_fact_levels: tuple[str, ...] = ("L1",)
     select_then_ask: bool = True
     negated_groups: bool = True
+    filtered_groups: bool = True
     described_then_ask: bool = True
     fuzzy_linking: bool = True
     weights: Weights = field(default_factory=Weights)

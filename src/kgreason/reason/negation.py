@@ -9,6 +9,10 @@ negated words (`远程防空导弹` for `防空导弹`); when the words name no 
 them (`沉没时间` for `沉没`). The members without it are the answer, each with the chain that made it a member; the
 negated words are the constraint. The builder gives nothing — and the question goes to the others — when the group
 has fewer than two members or the test keeps all or none of them.
+
+The same test, kept positive, answers a group filtered by a named node (`南云舰队下辖的航母中，编入第二航空战队的有
+哪些`, `护航舰艇中属于23型护卫舰的有哪些`; `find_filtered_group`): the members that have it, each with the triples that
+connect it to the named node.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, connect
 from kgreason.reason.analysis import Analysis, Form, before_question_word, residual_words
 from kgreason.reason.candidate import Candidate, ordered_path
-from kgreason.reason.checks import Check, check_negated
+from kgreason.reason.checks import Check, check_negated, entity_role
 from kgreason.reason.generate import answer_type_of
 from kgreason.reason.lexicon import (
     AMONG_WORDS,
@@ -61,6 +65,7 @@ class NegatedGroup:
     negated_end: int
     form: Form  # what the question after the group asks: several members (`哪些`) or one (`哪一艘`)
     group_end: int  # normalised end of the group clause
+    keep_having: bool = False  # a filter, not a negation: the members that have it are the answer
 
 
 def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
@@ -94,6 +99,41 @@ def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
     )
 
 
+# a filtered group's question: the filter, `的`, an optional kind, and a which-question ending the sentence
+_FILTER_TAIL = re.compile(rf"的(?P<kind>[^的，,]{{0,6}}?)(?:有|是)?(?:哪些|哪几[{MEASURE_WORDS}]?)[？?]?$")
+
+
+def find_filtered_group(analysis: Analysis) -> NegatedGroup | None:
+    """`X中，<filter>的有哪些`: the group clause and the filter, when the filter links a name; None otherwise (a
+    negated filter is `find_negated_group`'s)."""
+    if analysis.form != "set":
+        return None
+    m = _SPLIT.match(analysis.question)
+    if m is None:
+        return None
+    rest, rest_at = m.group("rest"), m.start("rest")
+    tail = _FILTER_TAIL.search(rest)
+    if tail is None or _MARKER.search(rest) is not None:
+        return None
+    if tail.group("kind") and tail.group("kind") not in m.group("group"):
+        return None  # `…中，部署在南海的驱逐舰有哪些`: a kind of its own narrows the members too; the chain search's
+    text = rest[: tail.start()].strip()
+    q = analysis.mapped
+    start, end = q.norm_index(rest_at), q.norm_index(rest_at + len(text))
+    if len(normalize_text(text)) < 2 or not any(
+        start <= k.start and k.end <= end and k.how in ("exact", "core") for k in analysis.mentions
+    ):
+        return None
+    group = _SEVERAL.sub("", m.group("group"))
+    group_end = q.norm_index(m.end("group"))
+    # the clause must describe members (`南云舰队下辖的航母`); a name alone (`中途岛海战中，…`) sets the scene
+    names = [(k.start, k.end) for k in analysis.mentions if k.end <= group_end]
+    described = "".join(ch for i, ch in enumerate(q.norm[:group_end]) if not any(a <= i < b for a, b in names))
+    if len(residual_words(described).replace("|", "")) < 2:
+        return None
+    return NegatedGroup(group, text, normalize_text(text), start, end, "set", group_end, True)
+
+
 def negated_group_candidates(
     index: KGIndex, analysis: Analysis, neg: NegatedGroup, ask_group: Callable[[str], list[Candidate]]
 ) -> list[Candidate]:
@@ -118,27 +158,39 @@ def negated_group_candidates(
     by_relation = bool(relation_words) and any(
         _connected(index, ch, key, relation_words) for ch in group.chains for key in named
     )
-    keep = [
-        ch
-        for ch in group.chains
-        if not _has(index, ch, neg, named, names_a_node, relation_words if by_relation else [])
-    ]
+    words = relation_words if by_relation else []
+    keep = [ch for ch in group.chains if _has(index, ch, neg, named, names_a_node, words) == neg.keep_having]
     if not keep or len(keep) == len(group.chains):
         return []
-    check = Check("entity", "exclude", neg.negated_text, True, note="the members that lack it, as the negation asks")
     ends = tuple(dict.fromkeys(ch.end for ch in keep))
+    if neg.keep_having:
+        checks = [c for ch in keep for key in named if (c := _filter_check(index, ch, key, words)) is not None]
+        origin = "filtered"
+    else:
+        note = "the members that lack it, as the negation asks"
+        checks = [Check("entity", "exclude", neg.negated_text, True, note=note)]
+        origin = "negation"
     return [
         Candidate(
             answers=tuple(index.name(k) for k in ends),
             answer_keys=ends,
             answer_type=group.answer_type,
-            main=ordered_path(keep, []),
+            main=ordered_path(keep, checks if neg.keep_having else []),
             score=group.score,
             chains=tuple(keep),
-            checks=(check,),
-            origin="negation",
+            checks=tuple(checks),
+            origin=origin,
         )
     ]
+
+
+def _filter_check(index: KGIndex, chain: Chain, key: str, relation_words: list[str]) -> Check | None:
+    """The triples connecting a kept member to the filter's named node, as the entity check of its role."""
+    via = _connection(index, chain, key, relation_words)
+    if via is None:
+        return None
+    role = entity_role(index, key, via, None)
+    return Check("entity", role, index.name(key), True, via.triples, note="the members that have it")
 
 
 def _relation_group(index: KGIndex, clause: str) -> Candidate | None:
@@ -166,14 +218,20 @@ def _relation_group(index: KGIndex, clause: str) -> Candidate | None:
 def _connected(index: KGIndex, chain: Chain, key: str, relation_words: list[str]) -> bool:
     """The member `chain` ends on reaches the named node `key` — not through the group's own node — by at most
     `MAX_HOPS` triples, one of them with a relation the `relation_words` spell, when there are any."""
-    member = chain.end
-    if member in index.alias_group(key):
+    if chain.end in index.alias_group(key):
         return not relation_words
+    return _connection(index, chain, key, relation_words) is not None
+
+
+def _connection(index: KGIndex, chain: Chain, key: str, relation_words: list[str]) -> Chain | None:
+    """The path of `_connected` (None when there is none, or the member is the named node itself)."""
     parent = chain.nodes[-2] if len(chain.nodes) >= 2 else None
-    via = connect(index, [member], key, max_hops=MAX_HOPS)
+    via = connect(index, [chain.end], key, max_hops=MAX_HOPS)
     if via is None or (via.hops == 2 and via.nodes[1] == parent):
-        return False
-    return not relation_words or any(_names_relation(e.relation, w) for e in via.edges for w in relation_words)
+        return None
+    if relation_words and not any(_names_relation(e.relation, w) for e in via.edges for w in relation_words):
+        return None
+    return via
 
 
 def _names_relation(relation: str, words: str) -> bool:

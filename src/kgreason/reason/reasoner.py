@@ -32,7 +32,12 @@ from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidate
 from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.listed import listed_candidates, listed_group
 from kgreason.reason.llm_choice import LLMDecision, choose
-from kgreason.reason.negation import NegatedGroup, find_negated_group, negated_group_candidates
+from kgreason.reason.negation import (
+    NegatedGroup,
+    find_filtered_group,
+    find_negated_group,
+    negated_group_candidates,
+)
 from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
 from kgreason.reason.reading import QuestionReading, read_question
 from kgreason.reason.respectively import respective_parts, respectively_candidates, union_parts
@@ -243,6 +248,8 @@ class Reasoner:
         if sel is not None:
             analysis = replace(analysis, comparative_text=sel.text)
         negated = find_negated_group(analysis) if self.config.negated_groups and sel is None else None
+        if negated is None and self.config.filtered_groups and sel is None:
+            negated = find_filtered_group(analysis)  # `X中，编入Y的有哪些`: the same group test, kept positive
         if negated is not None:
             analysis = replace(analysis, form=negated.form)  # `几款机型里，哪些…`: asked by the words after the group
         described = (
