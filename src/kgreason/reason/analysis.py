@@ -58,6 +58,7 @@ from kgreason.reason.lexicon import (
     TIME_BEFORE_WORDS,
     TIME_COMPARISON_PREPOSITIONS,
     TIME_QUESTION_PATTERNS,
+    TIME_UNIT_CHARS,
     TIME_WITHIN_WORDS,
     WHEN_WORDS,
 )
@@ -724,7 +725,7 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
         value = parse_quantity(bm.group(1))
         unit = nq[bm.end() : bm.end() + 1]
         with_unit = parse_quantity(bm.group(1) + unit) if unit else None
-        if (unit and unit in TIME_UNITS) or (with_unit is not None and with_unit.dimension):
+        if (unit and unit in TIME_UNIT_CHARS) or (with_unit is not None and with_unit.dimension):
             continue  # `超过10年`, `超过3艘`: a unit follows (a duration or a count, read elsewhere or not at all)
         if value is not None and not any(a < bm.end() and bm.start(1) < b for a, b, _, _ in found):
             found.append((bm.start(1), bm.end(), bm.group(1), value))
@@ -758,7 +759,6 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
     return out
 
 
-TIME_UNITS = "年月日天周"
 # (`编号为2001`: an equality names an identifier, which the question links; only an inequality makes a threshold)
 _COMPARED_NUMBER = re.compile(
     "(?:"

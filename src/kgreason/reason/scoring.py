@@ -478,7 +478,7 @@ class ChainScorer:
             and self._kind(chain) > 0
         )
 
-    def _names_asked_kind(self, chain: Chain, i: int) -> bool:
+    def _named_by_question_word(self, chain: Chain, i: int) -> bool:
         """Hop `i` is the last and its relation spells the country the question word asks (`哪国企业` ->
         `所属国家`), ending on a node of that kind, or it reaches a number in the counter asked: the question word is
         the hop's evidence. (Only a country: other asked nouns, `哪个型别`, are also relation words, and a relation
@@ -545,7 +545,7 @@ class ChainScorer:
                 # too (`后继型号` -> 前序型号, then not 燃气轮机型号 for the same `型号`); the two hops of a sibling
                 # (`同一型号`: 所属型号 there and back) share them
                 hop_score, hop_weak = 0.0, True
-            if hop_weak and self._names_asked_kind(chain, i):
+            if hop_weak and self._named_by_question_word(chain, i):
                 hop_score, hop_weak = NODE_SUPPORT, False
             covered |= hop_covered
             hop_scores.append(hop_score)

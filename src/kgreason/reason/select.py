@@ -166,8 +166,9 @@ def _selection_then_pronoun(analysis: Analysis) -> Selection | None:
 def _members(
     index: KGIndex, analysis: Analysis, sel: Selection, cfg: ReasonerConfig, external: ExternalScore | None
 ) -> list[tuple[str, tuple[PathTriple, ...]]]:
-    """The group compared, each with the triples that make it a member: the named entities (two or more), or the
-    members of the best relation pattern from the one named entity, judged on the selection clause's words."""
+    """The group compared, each with the triples that make it a member: the named entities the clause lists (two or
+    more), or the members of the best relation pattern from the entities it names, judged on the selection clause's
+    words."""
     if len(sel.group) >= 2 and sel.listed:
         return [(k, ()) for k in sel.group]
     if not sel.group:
