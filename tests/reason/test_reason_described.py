@@ -12,6 +12,7 @@ from reason_smallkg import make_dataset
 
 from kgreason.data.records import AnswerRecord, Question
 from kgreason.kg.index import KGIndex
+from kgreason.reason.analysis import Analysis
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.described import find_described
 from kgreason.reason.kinds import kind_word_after
@@ -118,6 +119,11 @@ def reasoner(question: str, config: ReasonerConfig | None = None) -> tuple[Reaso
     return Reasoner(ds, config or ReasonerConfig()), ds.questions[0]
 
 
+def analysed(question: str) -> Analysis:
+    r, q = reasoner(question)
+    return r.analyse(q)[1]
+
+
 def answer(question: str, config: ReasonerConfig | None = None) -> AnswerRecord:
     r, q = reasoner(question, config)
     rec = r.answer(q).record
@@ -197,8 +203,7 @@ def test_described_evidence_runs_through_the_described_thing() -> None:
 
 
 def test_find_described_reads_clause_kind_and_pronoun() -> None:
-    r, q = reasoner("用鱼雷击沉南星号的那艘核潜艇，其所属舰队是哪一支？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("用鱼雷击沉南星号的那艘核潜艇，其所属舰队是哪一支？")
     found = find_described(analysis)
     assert found is not None
     assert found.description == "用鱼雷击沉南星号的是哪一艘核潜艇"
@@ -217,14 +222,12 @@ def test_find_described_reads_clause_kind_and_pronoun() -> None:
     ],
 )
 def test_find_described_leaves_other_shapes(question: str) -> None:
-    r, q = reasoner(question)
-    _, analysis = r.analyse(q)
+    analysis = analysed(question)
     assert find_described(analysis) is None
 
 
 def test_a_name_then_a_noun_is_continued() -> None:
-    r, q = reasoner("演习甲的东道主舰队，司令部驻哪儿？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("演习甲的东道主舰队，司令部驻哪儿？")
     found = find_described(analysis)
     assert found is not None
     assert (found.description, found.rest, found.joint) == ("演习甲的东道主舰队是什么", "司令部驻哪儿？", "的")
@@ -247,37 +250,30 @@ def test_kind_word_after_a_name_is_a_stated_kind_only() -> None:
 
 
 def test_a_comparison_word_before_a_verb_only_when_it_compares() -> None:
-    r, q = reasoner("北风号参加过的阅兵当中，较晚举行的那一次在哪里举行？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("北风号参加过的阅兵当中，较晚举行的那一次在哪里举行？")
     sel = find_selection(analysis)
     assert sel is not None and sel.text == "较晚举行" and sel.direction == "max"
     # `首次` before a verb describes one event; it picks nothing out of a group
-    r, q = reasoner("北风号首次参加的那次阅兵，在哪里举行？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("北风号首次参加的那次阅兵，在哪里举行？")
     assert find_selection(analysis) is None
 
 
 def test_names_not_listed_describe_the_group_instead_of_being_compared() -> None:
-    r, q = reasoner("雷霆炮的各型别中，射程最远的那一型主要由哪个军种使用？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("雷霆炮的各型别中，射程最远的那一型主要由哪个军种使用？")
     sel = find_selection(analysis)
     assert sel is not None and sel.listed and sel.group == ("雷霆炮",)
-    r, q = reasoner("雷霆A与雷霆B中射程较远的那一型主要由哪个军种使用？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("雷霆A与雷霆B中射程较远的那一型主要由哪个军种使用？")
     sel = find_selection(analysis)
     assert sel is not None and sel.listed and set(sel.group) == {"雷霆a", "雷霆b"}
-    r, q = reasoner("演习甲实弹演练中动用的导弹，射程最短的那种是哪支部队发射的？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("演习甲实弹演练中动用的导弹，射程最短的那种是哪支部队发射的？")
     sel = find_selection(analysis)
     assert sel is not None and not sel.listed and sel.text == "射程最短"
 
 
 def test_a_bare_number_is_a_threshold_only_without_a_unit() -> None:
-    r, q = reasoner("第一舰队下辖的舰艇中，舷号超过105的有哪些？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("第一舰队下辖的舰艇中，舷号超过105的有哪些？")
     assert [(n.attribute, n.relation, n.operand) for n in analysis.numerics] == [("舷号", "数值大于", "105")]
-    r, q = reasoner("北风号服役是否已经超过10年？")  # a duration: no bare-number threshold
-    _, analysis = r.analyse(q)
+    analysis = analysed("北风号服役是否已经超过10年？")  # a duration: no bare-number threshold
     assert all(n.operand != "10" for n in analysis.numerics)
 
 
@@ -287,32 +283,27 @@ def test_a_kind_is_predicated_only_of_members_asked() -> None:
         ("北风号装备的武器中，属于防空导弹的是哪几型？", True),
         ("红缨弹是一种什么导弹？", False),  # the kind is asked
     ]:
-        r, q = reasoner(question)
-        _, analysis = r.analyse(q)
+        analysis = analysed(question)
         assert analysis.kind_predicated is predicated, question
 
 
 def test_a_name_ending_the_kind_is_the_thing_unless_it_is_a_kind() -> None:
-    r, q = reasoner("北风号舰上装的那门雷鸣炮，口径有多大？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("北风号舰上装的那门雷鸣炮，口径有多大？")
     found = find_described(analysis)
     assert found is not None and found.named == "雷鸣炮"
     # a kind the KG states (`征服号 类型 核潜艇`) is named too, but the description is still searched for the thing
-    r, q = reasoner("用鱼雷击沉南星号的那艘核潜艇，是哪个国家的？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("用鱼雷击沉南星号的那艘核潜艇，是哪个国家的？")
     found = find_described(analysis)
     assert found is not None and found.named == "核潜艇"
-    assert r.answer(q).record.answers == ("雪国",)
+    assert answer("用鱼雷击沉南星号的那艘核潜艇，是哪个国家的？").answers == ("雪国",)
 
 
 def test_a_filtered_group_needs_a_clause_that_describes_members() -> None:
-    r, q = reasoner("第一舰队下辖的舰艇中，编入第一分队的有哪些？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("第一舰队下辖的舰艇中，编入第一分队的有哪些？")
     found = find_filtered_group(analysis)
     assert found is not None and found.keep_having and found.negated_text == "编入第一分队"
-    rec = r.answer(q).record
+    rec = answer("第一舰队下辖的舰艇中，编入第一分队的有哪些？")
     assert ("甲舰", "编入", "第一分队") in [tuple(t) for t in rec.main_path]
     # a name alone before 中 sets the scene (`海上行动中，…`); it describes no members to filter
-    r, q = reasoner("海上行动中，隶属于辅助舰队的舰艇有哪些？")
-    _, analysis = r.analyse(q)
+    analysis = analysed("海上行动中，隶属于辅助舰队的舰艇有哪些？")
     assert find_filtered_group(analysis) is None

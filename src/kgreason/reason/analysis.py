@@ -582,7 +582,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             out.extend(_continued_window(q, mentions, index, m.key, end))
             continue
         # `…是否早于X的首飞`: a comparison word before the name, and X's dated event after it, is the bound too
-        before = next((w for w in TIME_COMPARISON_PREPOSITIONS if nq[: m.start].endswith(w)), "")
+        before = next((w for w in TIME_COMPARISON_PREPOSITIONS if nq.endswith(w, 0, m.start)), "")
         pm = _PREPOSED_EVENT.match(after) if before else None
         if (
             pm is not None
@@ -945,9 +945,10 @@ def _asked(nq: str, spans: list[tuple[int, int]]) -> str:
     return head[-6:]
 
 
-def residual_words(text: str) -> str:
-    """The words of a normalised text left for relation matching (question and function words removed)."""
-    return _residual(text, [])
+def residual_words(text: str, spans: Sequence[tuple[int, int]] = ()) -> str:
+    """The words of a normalised text left for relation matching (question and function words removed, and the
+    characters of `spans`: the names linked there)."""
+    return _residual(text, list(spans))
 
 
 def _residual(nq: str, spans: list[tuple[int, int]]) -> str:

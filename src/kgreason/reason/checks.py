@@ -233,24 +233,24 @@ def check_numeric(index: KGIndex, chain: Chain, t: NumericThreshold) -> Check:
     best: tuple[tuple[float, int], tuple[Edge, ...], Edge, Quantity] | None = None
     bare = not t.quantity.dimension  # `舷号超过105`: a number without a unit compares with numbers without one
 
+    attribute = normalize_text(t.attribute)
+
     def comparable(key: str) -> bool:  # a value of another dimension (`7个月` for `超过8000吨`) is not a candidate
         q = index.quantity(key)
-        return (
-            q is not None and not (bare and q.dimension) and compare_quantities("数值等于", q, t.quantity) is not None
-        )
+        return q is not None and compare_quantities("数值等于", q, t.quantity) is not None
 
     options = [(rank, bridge, e, index.quantity(e.dst)) for rank, bridge, e in _value_edges(index, chain, comparable)]
-    if bare and t.attribute:
+    if bare and attribute:
         # a code the KG writes as a number under the relation the threshold names (`舷号 106`) is such a number
         for rank, n in enumerate(_priority_nodes(index, chain)):
             for e in index.edges(n):
-                named = relation_match(e.relation, normalize_text(t.attribute)).score >= CODE_RELATION_NAMED
+                named = relation_match(e.relation, attribute).score >= CODE_RELATION_NAMED
                 if e.forward and named and index.quantity(e.dst) is None:
                     options.append((rank, (), e, parse_quantity(index.name(e.dst))))
     for rank, bridge, e, q in options:
         if q is None or (bare and q.dimension):
             continue
-        rel = relation_match(e.relation, normalize_text(t.attribute)).score if t.attribute else 0.0
+        rel = relation_match(e.relation, attribute).score if attribute else 0.0
         key = (rel, -rank)
         if best is None or key > best[0]:
             best = (key, bridge, e, q)

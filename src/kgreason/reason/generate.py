@@ -440,11 +440,12 @@ def _order_candidate(
         if (want_min and lt) or (not want_min and gt):
             winner = row
     chain, sc, checks, option, named = winner
-    tied = [
-        r
-        for r in valued
-        if ties and not value_less(r[3].value, option.value) and not value_less(option.value, r[3].value)
-    ] or [winner]
+    # the winner's ties (itself among them): neither value is less than the other
+    tied = (
+        [r for r in valued if not value_less(r[3].value, option.value) and not value_less(option.value, r[3].value)]
+        if ties
+        else [winner]
+    )
     kind: CheckKind = "time" if order.aspect == "time" else "numeric"
     rel = ("早于" if want_min else "晚于") if order.aspect == "time" else ("数值小于" if want_min else "数值大于")
     cmp_checks: list[Check] = []

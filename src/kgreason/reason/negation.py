@@ -72,8 +72,7 @@ def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
     """The group clause and the negated words of `analysis`'s question, or None when it has no such shape."""
     if analysis.form in ("bool", "choice"):
         return None
-    original = analysis.question
-    m = _SPLIT.match(original)
+    m = _SPLIT.match(analysis.question)
     if m is None:
         return None
     rest, rest_at = m.group("rest"), m.start("rest")
@@ -124,14 +123,14 @@ def find_filtered_group(analysis: Analysis) -> NegatedGroup | None:
         start <= k.start and k.end <= end and k.how in ("exact", "core") for k in analysis.mentions
     ):
         return None
-    group = _SEVERAL.sub("", m.group("group"))
     group_end = q.norm_index(m.end("group"))
     # the clause must describe members (`南云舰队下辖的航母`); a name alone (`中途岛海战中，…`) sets the scene
     names = [(k.start, k.end) for k in analysis.mentions if k.end <= group_end]
-    described = "".join(ch for i, ch in enumerate(q.norm[:group_end]) if not any(a <= i < b for a, b in names))
-    if len(residual_words(described).replace("|", "")) < 2:
+    if len(residual_words(q.norm[:group_end], names).replace("|", "")) < 2:
         return None
-    return NegatedGroup(group, text, normalize_text(text), start, end, "set", group_end, True)
+    return NegatedGroup(
+        _SEVERAL.sub("", m.group("group")), text, normalize_text(text), start, end, "set", group_end, True
+    )
 
 
 def negated_group_candidates(
@@ -175,7 +174,7 @@ def negated_group_candidates(
             answers=tuple(index.name(k) for k in ends),
             answer_keys=ends,
             answer_type=group.answer_type,
-            main=ordered_path(keep, checks if neg.keep_having else []),
+            main=ordered_path(keep, checks),
             score=group.score,
             chains=tuple(keep),
             checks=tuple(checks),

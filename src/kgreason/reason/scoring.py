@@ -338,7 +338,7 @@ def _type_word_score(type_word: str, hay: str, match: float, mismatch: float) ->
         heads = next((g for g in SAME_KIND_HEADS if type_word in g), type_word)
         return match if any(h in hay for h in heads) else -mismatch
     n, _ = longest_common_substring(type_word, hay)
-    if not (n >= 2 or (n == 1 and len(type_word) == 1)):
+    if n < 2:
         return -mismatch
     # Chinese nouns end in their head (`航空站` is a 站): sharing only the modifier (`航空兵…中队`) is no kind match
     if type_word[-1] not in hay:

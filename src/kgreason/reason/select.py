@@ -65,8 +65,8 @@ class Selection:
     text: str  # the comparison phrase, verbatim (`下水较早`)
     aspect: str  # "time" or "quantity"
     direction: str  # "min" / "max"
-    context: str  # normalised words of the selection clause (name the compared attribute)
-    group_context: str  # the clause's words before the comparison (describe the group: `可发射的两种弹药中`)
+    context: str  # normalised words before the selector (they name the compared attribute)
+    group_context: str  # those words before the comparison (describe the group: `可发射的两种弹药中`)
     rest_start: int  # normalised index where the question about the winner begins
     group: tuple[str, ...]  # mention keys in the selection clause
     # the clause lists the names it compares (`南昌舰与大连舰中`); otherwise they describe the group (`环太平洋-2018
@@ -86,8 +86,6 @@ def find_selection(analysis: Analysis) -> Selection | None:
         if not re.search(r"什么|多少|哪|谁|何|几", rest):
             continue
         aspect, direction = {**COMPARATIVE_WORDS, **ORDER_WORDS}[word]
-        clause_start = max((i + 1 for i, ch in enumerate(head) if ch in "，,；;"), default=0)
-        context = head[clause_start:]
         before = [k for k in analysis.mentions if k.end <= m.start()]
         group = tuple(dict.fromkeys(k.key for k in before))
         listed = len(group) < 2 or bool(listed_names(nq, before, analysis.mapped))
@@ -96,12 +94,12 @@ def find_selection(analysis: Analysis) -> Selection | None:
         floor = max((k.end for k in analysis.mentions if k.end <= at), default=0)
         # (nor across a comma of the question's own wording: normalising drops it)
         comma = max((i for i in range(1, at) if _CLAUSE_BREAK.search(analysis.mapped.gap(i, i))), default=0)
-        start = max(floor, clause_start, comma, attribute_phrase_start(nq, at))
+        start = max(floor, comma, attribute_phrase_start(nq, at))
         text = analysis.mapped.verbatim(start, len(head))
-        group_context = residual_words(head[clause_start:start])
+        group_context = residual_words(head[:start])
         # the kind after the selector repeats the group's (`…两个型别里，…的那个型别主要由谁使用`): not asked of it
         kind = next((n for n in range(len(rest), 1, -1) if rest[:n] in head), 0)
-        return Selection(text, aspect, direction, context, group_context, m.end() + kind, group, listed)
+        return Selection(text, aspect, direction, head, group_context, m.end() + kind, group, listed)
     return _selection_then_pronoun(analysis)
 
 
@@ -126,15 +124,16 @@ def _comparison_word(head: str, words: Mapping[str, tuple[str, str]]) -> tuple[s
         )
         if not word and 0 < verb <= ONE_CHARACTER_COMPARATIVE_VERB:
             word = next(
-                (w for w in COMPARATIVE_WORDS if len(w) == 1 and before.endswith(w) and _after_group(before[:-1])), ""
+                (
+                    w
+                    for w in COMPARATIVE_WORDS
+                    if len(w) == 1 and before.endswith(w) and before[:-1].endswith(AMONG_WORDS)
+                ),
+                "",
             )
         if word:
             return word, verb
     return "", 0
-
-
-def _after_group(text: str) -> bool:
-    return text.endswith(AMONG_WORDS)
 
 
 def _selection_then_pronoun(analysis: Analysis) -> Selection | None:
