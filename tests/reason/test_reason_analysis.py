@@ -27,6 +27,10 @@ EXTRA = [
     KGTriple("x12", "甲舰遇袭事件", "事件", "所属战争", "马岛战争", "事件"),
     KGTriple("x13", "某机首次试飞", "事件", "试飞装备", "歼-20", "武器装备"),
     KGTriple("x14", "某机首次公开亮相", "事件", "参展装备", "歼-20", "武器装备"),
+    KGTriple("x15", "加贺号", "武器装备", "沉没时间", "1942年6月4日", "时间"),
+    KGTriple("x16", "约克城号航空母舰", "武器装备", "沉没时间", "1942年6月7日", "时间"),
+    KGTriple("x17", "阿利·伯克级驱逐舰", "武器装备", "命名来源", "阿利·伯克", "人物"),
+    KGTriple("x18", "阿利·伯克级驱逐舰", "武器装备", "首舰", "阿利·伯克号驱逐舰", "武器装备"),
 ]
 
 
@@ -55,6 +59,17 @@ def test_longest_match_wins_over_a_name_inside_it(index: KGIndex) -> None:
     assert links(index, "美国海军陆战队隶属于谁？") == [("美国海军陆战队", "美国海军陆战队", "exact")]
     assert links(index, "歼-10C的首飞时间") == [("歼-10C", "歼-10C", "exact")]
     assert links(index, "歼-10的首飞时间") == [("歼-10", "歼-10", "exact")]
+
+
+def test_a_name_spelled_in_full_is_not_cut_by_a_partial_link_of_another_name(index: KGIndex) -> None:
+    # the KG writes `加贺号` without its kind; the tail `号航空母舰` must not link `约克城号航空母舰`
+    assert links(index, "加贺号航空母舰是哪一天沉没的？") == [("加贺号", "加贺号", "exact")]
+    assert links(index, "约克城号航空母舰是哪一天沉没的？") == [("约克城号航空母舰", "约克城号航空母舰", "exact")]
+
+
+def test_writing_on_from_a_name_into_the_start_of_a_longer_one_links_the_longer(index: KGIndex) -> None:
+    assert links(index, "阿利·伯克号是哪一天服役的？") == [("阿利·伯克号", "阿利·伯克号驱逐舰", "partial")]
+    assert links(index, "阿利·伯克是哪国人？") == [("阿利·伯克", "阿利·伯克", "exact")]
 
 
 def test_normalised_spelling(index: KGIndex) -> None:

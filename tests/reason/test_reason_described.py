@@ -61,6 +61,10 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("二号遇袭事件", "事件", "使用武器", "飞鱼弹", "装备"),
     ("一号遇袭事件", "事件", "受袭舰船", "南星号", "舰艇"),
     ("二号遇袭事件", "事件", "受袭舰船", "北风号", "舰艇"),
+    # an exercise and one of its phases, each with an end date (`A的B`: the question is about B)
+    ("演习甲", "事件", "结束时间", "2018年8月2日", "时间"),
+    ("演习甲", "事件", "包含阶段", "实兵阶段", "事件"),
+    ("实兵阶段", "事件", "结束时间", "2018年7月20日", "时间"),
     # a drill of an exercise, its missiles, their ranges and who fired them
     ("实弹演练", "事件", "所属演习", "演习甲", "事件"),
     ("实弹演练", "事件", "使用武器", "风弹", "装备"),
@@ -307,3 +311,8 @@ def test_a_filtered_group_needs_a_clause_that_describes_members() -> None:
     # a name alone before 中 sets the scene (`海上行动中，…`); it describes no members to filter
     analysis = analysed("海上行动中，隶属于辅助舰队的舰艇有哪些？")
     assert find_filtered_group(analysis) is None
+
+
+def test_a_name_written_before_another_with_de_modifies_it() -> None:
+    assert answer("演习甲的实兵阶段是哪天结束的？").answers == ("2018年7月20日",)
+    assert answer("演习甲是哪天结束的？").answers == ("2018年8月2日",)

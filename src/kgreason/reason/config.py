@@ -44,7 +44,8 @@ class ReasonerConfig:
         relation_temperature: softens (> 1) or sharpens (< 1) the learned relation matcher's scores before they
             become each relation's relative belief (`weights.learned_relation` says how much that counts).
         marked_start_penalty: subtracted when a chain starts from an entity the question marks as a side or place
-            constraint (`隶属于X`) while other entities could start it.
+            constraint (`隶属于X`), or from a name that modifies the next one (`A的B`) without passing through it,
+            while other entities could start it.
     LLM:
         llm_candidates: candidates shown to the LLM (sorted by score ascending, most relevant last).
         llm_margin: the LLM is asked only when the best two candidates' scores are closer than this (or the

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from kgreason.data.records import PathTriple
 from kgreason.kg.dates import DateValue
@@ -22,6 +23,7 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, CheckKind, check_entity, check_negated, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.kinds import category_edges
+from kgreason.reason.lexicon import POSSESSIVE
 from kgreason.reason.scoring import ChainScore, ChainScorer
 from kgreason.text.normalize import normalize_text
 
@@ -102,6 +104,17 @@ def relation_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
     return sorted({normalize_text(t.sub) for t in index.triples if normalize_text(t.relation) in chosen})
 
 
+def modifier_heads(analysis: Analysis) -> dict[str, str]:
+    """Mention key -> the key of the name it modifies, for names written `A的B` (`三叉戟接点-2018的实兵演习阶段`): the
+    question is about B, so a chain from A that does not pass through B answers something else."""
+    out: dict[str, str] = {}
+    ms = sorted(analysis.mentions, key=lambda m: m.start)
+    for a, b in pairwise(ms):
+        if a.key != b.key and analysis.mapped.norm[a.end : b.start] == POSSESSIVE:
+            out.setdefault(a.key, b.key)
+    return out
+
+
 def score_all(
     index: KGIndex,
     analysis: Analysis,
@@ -123,9 +136,11 @@ def score_all(
     )
     out: list[ScoredChain] = []
     marked = set(analysis.roles)
+    modified = modifier_heads(analysis)
     for c in chains:
         s = scorer.score(c)
-        if c.start in marked and len(starts) > 1:
+        modified_name = modified.get(c.start)
+        if len(starts) > 1 and (c.start in marked or (modified_name is not None and modified_name not in c.nodes)):
             s = replace(s, total=s.total - cfg.marked_start_penalty)
         out.append(ScoredChain(c, s))
     out.sort(key=lambda sc: sc.score.total, reverse=True)

@@ -54,6 +54,7 @@ INTERROGATIVES: tuple[str, ...] = ("哪", "什么", "谁", "多少", "几", "何
 
 # Particles a user drops when rewording a descriptive name (`击沉贝尔格拉诺将军号` for `…将军号被击沉事件`).
 NAME_PARTICLES = "被的之了"
+POSSESSIVE = "的"  # `A的B`: A modifies B, the question is about B
 
 # Question words and function words: they say what is asked, not which relation (removed before relation
 # matching). One-character words are only those that rarely sit inside a name or term (`中` is in `中队`).

@@ -18,7 +18,8 @@ names the question shortens or rewords:
   ending on the name's own first and last characters (`侧面弹舱` -> `侧弹舱`): the question says in full what the
   KG abbreviates.
 A weaker link must be clearly longer than the exact one it replaces, and none spans the question's own question
-word (`哪`, `什么`, …).
+word (`哪`, `什么`, …); a partial link never begins inside a name the question spells in full (`加贺号航空母舰` with
+a node `加贺号` does not link `约克城号航空母舰` by its tail `号航空母舰`).
 """
 
 from __future__ import annotations
@@ -250,7 +251,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         # a group, not rivals: every node sharing the word is kept (they overlap by design); failing that, the
         # longest words the question shares with the inside of one name each (`海上阅兵`)
         return sorted(_shared(table, q) or _inner(table, q), key=lambda m: (m.start, m.key))
-    chosen = _select(found)
+    chosen = _select(_not_inside_a_spelled_name(table, found))
     # a name spelled in pieces: the pieces no other link took (`伊丽莎白女王号航母访问横须贺`: 横须贺 is a partial
     # link of 横须贺访问, 访问 a piece of it)
     chosen += _select([m for m in composed if not any(m.start < t.end and t.start < m.end for t in chosen)])
@@ -323,6 +324,29 @@ def _inner(table: NameTable, q: MappedText) -> list[Mention]:
         taken.append((i, i + len(part)))
         out.append(Mention(i, i + len(part), q.verbatim(i, i + len(part)), table.inner[part], "group", 0.5))
     return out
+
+
+def _not_inside_a_spelled_name(table: NameTable, cands: list[Mention]) -> list[Mention]:
+    """Without the partial links that begin inside a name the question spells in full and run on past it
+    (`加贺号航空母舰` with a node `加贺号`: `号航空母舰` is no part of `约克城号航空母舰` the user wrote), and without
+    the exact links that a partial link spelling the start of a longer name goes on from (`阿利·伯克号` with nodes
+    `阿利·伯克` and `阿利·伯克号驱逐舰`: the user wrote on, into the ship's name)."""
+    exact = [m for m in cands if m.how in ("exact", "core")]
+    starts = [m for m in cands if m.how == "partial" and table.names[m.key].startswith(normalize_text(m.text))]
+    return [
+        m
+        for m in cands
+        if not (m.how == "partial" and any(e.start < m.start < e.end < m.end for e in exact))
+        and not (m.how in ("exact", "core") and any(_writes_on(m, p) for p in starts))
+    ]
+
+
+def _writes_on(exact: Mention, partial: Mention) -> bool:
+    """Whether `partial` starts where `exact` does and goes on without a particle (`阿利·伯克|号`, not
+    `太平洋战争|的`: a particle after a name ends it)."""
+    if partial.start != exact.start or partial.end <= exact.end:
+        return False
+    return not any(ch in NAME_PARTICLES for ch in partial.text[len(exact.text) :])
 
 
 def _select(cands: list[Mention]) -> list[Mention]:
