@@ -42,7 +42,14 @@ from kgreason.errors import KgreasonError
 from kgreason.eval.official import WEIGHTS, ScoreReport, score_records
 from kgreason.extract.inputs import read_inputs
 from kgreason.extract.output import write_document
-from kgreason.extract.pipeline import ExtractSettings, ExtractStats, extract_document
+from kgreason.extract.pipeline import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_WINDOW,
+    ExtractSettings,
+    ExtractStats,
+    extract_document,
+)
+from kgreason.extract.prompt import MAX_TRIPLES_PER_SENTENCE
 from kgreason.llm.cache import CachedLLM, ResponseCache
 from kgreason.llm.config import LLMConfig
 from kgreason.llm.models import asset_for_spec
@@ -169,15 +176,27 @@ def print_loss(given: ScoreReport, extracted: ScoreReport, label: str) -> None:
         print(f"    {level:3s} n={n:2d} score {total[0]:.3f}→{total[1]:.3f}  {parts}")
 
 
-def extract(data: Path, out: Path, llm: str, window: int, reask: bool = True) -> dict[str, Any]:
+def _same_settings(record: dict[str, Any], llm: str, settings: ExtractSettings) -> bool:
+    return (
+        record.get("llm") == llm
+        and record.get("window") == settings.window
+        and record.get("reask", True) == settings.reask_silent
+        and record.get("max_lines", MAX_TRIPLES_PER_SENTENCE) == settings.max_lines
+        and record.get("max_tokens", DEFAULT_MAX_TOKENS) == settings.max_tokens
+    )
+
+
+def extract(data: Path, out: Path, llm: str, settings: ExtractSettings) -> dict[str, Any]:
     record_path = out / "extract.run.json"
     if record_path.exists():
         record = json.loads(record_path.read_text(encoding="utf-8"))
-        if record.get("llm") == llm and record.get("window") == window and record.get("reask", True) == reask:
-            print(f"reusing {out} (extracted earlier with --llm {llm} --window {window}, reask {reask})")
+        if _same_settings(record, llm, settings):
+            print(f"reusing {out} (extracted earlier with --llm {llm} and the same settings)")
             return dict(record)
     cmd = [sys.executable, "-m", "kgreason.cli", "extract", str(data), "-o", str(out), "--llm", llm]
-    subprocess.run([*cmd, "--window", str(window), "--reask" if reask else "--no-reask"], check=True)
+    cmd += ["--window", str(settings.window), "--max-lines", str(settings.max_lines)]
+    cmd += ["--max-tokens", str(settings.max_tokens), "--reask" if settings.reask_silent else "--no-reask"]
+    subprocess.run(cmd, check=True)
     return dict(json.loads(record_path.read_text(encoding="utf-8")))
 
 
@@ -203,7 +222,7 @@ class CacheOnlyLLM:
         return LLMFailure("unavailable", "not in the reply cache", self.name)
 
 
-def extract_cached_only(data: Path, out: Path, llm: str, window: int, reask: bool = True) -> dict[str, Any]:
+def extract_cached_only(data: Path, out: Path, llm: str, settings: ExtractSettings) -> dict[str, Any]:
     """The extraction from cached replies only (see CacheOnlyLLM), written as the command writes it."""
     config = LLMConfig.from_env()
     path = config.resolved_response_cache_path()
@@ -211,14 +230,17 @@ def extract_cached_only(data: Path, out: Path, llm: str, window: int, reask: boo
         raise SystemExit("--cached-only needs the reply cache (KGREASON_LLM_CACHE is off)")
     cache = ResponseCache(path)
     model = CachedLLM(CacheOnlyLLM(llm), cache)
+    for stale in [*out.glob("KG_*.json"), *out.glob("provenance_*.jsonl")]:  # an earlier run's documents
+        stale.unlink()
     totals = ExtractStats()
     documents: dict[str, Any] = {}
     try:
         for doc in read_inputs(data):
-            result = extract_document(model, doc, ExtractSettings(window=window, reask_silent=reask))
+            result = extract_document(model, doc, settings)
             totals.add(result.stats)
             documents[doc.doc_id] = len(result.triples)
-            write_document(out, result)
+            if result.triples:  # as the command does: an empty KG file would not validate
+                write_document(out, result)
     finally:
         cache.close()
     write_json_atomic(out / "document.json", json.loads((data / "document.json").read_text(encoding="utf-8")))
@@ -226,20 +248,20 @@ def extract_cached_only(data: Path, out: Path, llm: str, window: int, reask: boo
     print(f"cached-only: {totals.skipped_windows} of {totals.windows} windows had no cached reply and were skipped")
     return {
         "llm": llm,
-        "window": window,
-        "reask": reask,
+        "window": settings.window,
+        "reask": settings.reask_silent,
+        "max_lines": settings.max_lines,
+        "max_tokens": settings.max_tokens,
         "seconds": 0.0,
         "documents": documents,
         "totals": totals.to_json(),
     }
 
 
-def bench(data: Path, out: Path, llm: str, window: int, *, cached_only: bool = False, reask: bool = True) -> float:
+def bench(data: Path, out: Path, llm: str, settings: ExtractSettings, *, cached_only: bool = False) -> float:
     print(f"== {data}")
-    if cached_only:
-        record = extract_cached_only(data, out, llm, window, reask)
-    else:
-        record = extract(data, out, llm, window, reask)
+    read = extract_cached_only if cached_only else extract
+    record = read(data, out, llm, settings)
     given, _ = load_dataset(data, check_gold=False)
     shutil.copyfile(data / "qa_answer.json", out / "qa_answer.json")
     extracted, _ = load_dataset(out, check_gold=False)
@@ -316,7 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, action="append", help="dataset folder (repeatable)")
     ap.add_argument("--llm", default="embedded")
-    ap.add_argument("--window", type=int, default=2)
+    ap.add_argument("--window", type=int, default=DEFAULT_WINDOW)
+    ap.add_argument("--max-lines", type=int, default=MAX_TRIPLES_PER_SENTENCE, help="triples per sentence")
+    ap.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS, help="generated tokens per call")
     ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "kgreason_bench_extract")
     ap.add_argument("--docs", nargs="*", help="only these doc_ids (a partial measurement when time is short)")
     ap.add_argument("--no-reask", action="store_true", help="extract without asking silent sentences again alone")
@@ -331,7 +355,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.docs:
             name = f"{name}_{'_'.join(args.docs)}"
             data = subset(data, args.docs, args.out / "subsets" / name)
-        bench(data, args.out / name, args.llm, args.window, cached_only=args.cached_only, reask=not args.no_reask)
+        settings = ExtractSettings(
+            window=args.window, max_tokens=args.max_tokens, reask_silent=not args.no_reask, max_lines=args.max_lines
+        )
+        bench(data, args.out / name, args.llm, settings, cached_only=args.cached_only)
     return 0
 
 

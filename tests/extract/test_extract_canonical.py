@@ -34,6 +34,13 @@ def test_short_form_goes_to_the_only_longer_name_with_a_head_noun() -> None:
     assert spo(out)[1] == ("捍卫者号驱逐舰", "参加", "环太平洋演习")
 
 
+def test_a_surname_goes_to_the_only_full_transliterated_name() -> None:
+    out, _ = canonicalise([g("弗兰克·杰克·弗莱彻", "军衔", "少将"), g("弗莱彻", "指挥", "第17特混舰队")])
+    assert spo(out)[1] == ("弗兰克·杰克·弗莱彻", "指挥", "第17特混舰队")
+    two = [g("约翰·史密斯", "职务", "舰长"), g("彼得·史密斯", "职务", "司令"), g("史密斯", "指挥", "舰队")]
+    assert spo(canonicalise(two)[0])[2][0] == "史密斯"  # two people share the surname: left alone
+
+
 def test_model_names_are_not_short_forms_of_their_variants() -> None:
     out, renamings = canonicalise([g("F-35", "研制国家", "美国"), g("F-35A", "首飞时间", "2006年12月15日")])
     assert spo(out)[0][0] == "F-35" and not renamings
@@ -42,6 +49,25 @@ def test_model_names_are_not_short_forms_of_their_variants() -> None:
 def test_pronoun_names_resolve_to_the_previous_topic_or_are_dropped() -> None:
     out, _ = canonicalise([g("该舰", "舷号", "D36"), g("捍卫者号驱逐舰", "舷号", "D36"), g("它", "参加", "演习")])
     assert spo(out) == [("捍卫者号驱逐舰", "舷号", "D36"), ("捍卫者号驱逐舰", "参加", "演习")]
+
+
+def test_a_demonstrative_with_its_noun_is_a_pronoun_but_a_name_starting_so_is_not() -> None:
+    out, _ = canonicalise(
+        [
+            g("M142火箭炮系统", "研制单位", "洛克希德·马丁公司"),
+            g("该系统", "乘员", "3人"),
+            g("美国陆军", "装备", "该系统"),
+        ]
+    )
+    assert spo(out) == [
+        ("M142火箭炮系统", "研制单位", "洛克希德·马丁公司"),
+        ("M142火箭炮系统", "乘员", "3人"),
+        ("美国陆军", "装备", "M142火箭炮系统"),
+    ]
+    from kgreason.extract.canonical import is_pronoun
+
+    assert is_pronoun("本届演习") and is_pronoun("此战")
+    assert not is_pronoun("该国际空间站计划") and not is_pronoun("应该")
 
 
 def test_country_prefix_is_dropped_when_the_text_also_writes_the_name_alone() -> None:
@@ -103,3 +129,75 @@ def test_a_relation_ending_in_another_takes_that_head() -> None:
     assert relation_heads(["首次垂直着陆时间", "时间"], ()) == {}
     assert relation_heads(["最大满载排水量"], ["满载排水量", "排水量"]) == {"最大满载排水量": "满载排水量"}
     assert relation_heads([], ()) == {}
+
+
+def test_triples_with_a_name_in_the_relation_slot_are_dropped() -> None:
+    from kgreason.extract.canonical import without_shifted_slots
+
+    triples = [
+        g("F-35I", "绰号", "阿迪尔"),
+        g("以色列空军", "F-35I", "F-35A"),  # a subject of the document as the relation
+        g("美国方面", "情报部门", "情报部门"),  # the relation is the object
+        g("企业号", "航空母舰", "绰号"),  # a relation of the document as the object
+        g("企业号", "服役时间", "1938年5月12日"),
+    ]
+    assert spo(without_shifted_slots(triples)) == [
+        ("F-35I", "绰号", "阿迪尔"),
+        ("企业号", "服役时间", "1938年5月12日"),
+    ]
+
+
+def test_a_relative_clause_leaves_the_name_and_states_what_the_modifier_said() -> None:
+    out, renamings = canonicalise(
+        [
+            g("普惠公司", "类型", "公司"),
+            g("F-35", "动力装置", "普惠公司研制的F135涡扇发动机"),
+            g("海波站", "破译", "日本海军使用的JN-25密码"),
+            g("美国国防部", "撤销", "撤销对中国海军的邀请"),  # an event: its head `邀请` is no name of its own
+        ]
+    )
+    assert spo(out) == [
+        ("普惠公司", "类型", "公司"),
+        ("普惠公司", "研制", "F135涡扇发动机"),
+        ("F-35", "动力装置", "F135涡扇发动机"),
+        ("海波站", "破译", "JN-25密码"),  # `日本海军` is no name of the document: nothing is added
+        ("美国国防部", "撤销", "撤销对中国海军的邀请"),
+    ]
+    assert {r.rule for r in renamings} == {"relative_clause"}
+
+
+def in_sentence(index: int, text: str, sub: str, rel: str, obj: str) -> Grounded:
+    s = Sentence("d", index, text, 0, len(text))
+    at_sub, at_obj = text.find(sub), text.find(obj)
+    sub_mention = Mention(sub, at_sub, at_sub + len(sub), "exact")
+    return Grounded(s, sub_mention, rel, Mention(obj, at_obj, at_obj + len(obj), "exact"))
+
+
+def test_a_sentence_opening_with_a_pronoun_is_about_the_earlier_topic_not_a_name_in_its_predicate() -> None:
+    first = "打击群的核心舰艇是长风号航空母舰。"
+    second = "该舰舷号R08，是长风级航空母舰的首舰，于2017年12月7日正式服役。"
+    out, _ = canonicalise(
+        [
+            in_sentence(0, first, "长风号航空母舰", "类型", "航空母舰"),
+            in_sentence(1, second, "长风级航空母舰", "舷号", "R08"),
+            in_sentence(1, second, "长风级航空母舰", "服役时间", "2017年12月7日"),
+        ]
+    )
+    assert [t[0] for t in spo(out)] == ["长风号航空母舰"] * 3
+    assert out[1].sub.how == "pronoun" and second[out[1].sub.start : out[1].sub.end] == "该舰"
+
+
+def test_a_clause_with_its_own_subject_or_a_possessive_opening_keeps_the_model_s_subject() -> None:
+    first = "F-35是一型战斗机。"
+    own = "该系列由美国洛克希德·马丁公司研制，洛克希德·马丁公司简称“洛马”。"
+    possessive = "这次演练的靶船是拉辛号坦克登陆舰。"
+    setting = "此次部署中，拉辛号坦克登陆舰被击沉。"
+    out, _ = canonicalise(
+        [
+            in_sentence(0, first, "F-35", "类型", "战斗机"),
+            in_sentence(1, own, "美国洛克希德·马丁公司", "简称", "洛马"),
+            in_sentence(2, possessive, "拉辛号坦克登陆舰", "类型", "坦克登陆舰"),
+            in_sentence(3, setting, "拉辛号坦克登陆舰", "结局", "击沉"),
+        ]
+    )
+    assert [t[0] for t in spo(out)][1:] == ["美国洛克希德·马丁公司", "拉辛号坦克登陆舰", "拉辛号坦克登陆舰"]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from kgreason.data.provenance import Sentence
-from kgreason.extract.grounding import ground, locate, pronoun_in
+from kgreason.extract.grounding import Mention, ground, locate, pronoun_in
 from kgreason.extract.lines import RawTriple
-from kgreason.extract.values import find_values
+from kgreason.extract.values import find_values, grounding_values
 
 DOC = "F-35A是常规起降型。它的内油作战半径约1093公里。"
 
@@ -35,6 +35,23 @@ def test_longest_part_repairs_a_rewritten_name_and_a_stranger_is_dropped() -> No
     m = locate("F-35A战斗机", text, [])
     assert m is not None and (m.name, m.how) == ("F-35A", "part")
     assert locate("歼-20", text, []) is None  # not in the sentence at all
+
+
+def test_a_value_the_sentence_does_not_hold_is_not_cut_to_a_part() -> None:
+    text = "1982年6月12日，导弹命中该舰，造成14人死亡。"
+    values = grounding_values(text)
+    assert locate("1982年6月14日", text, values) is None  # another sentence's date, not `1982年6月1`
+    assert locate("140人", text, values) is None
+    m = locate("1982年6月12日", text, values)
+    assert m is not None and m.name == "1982年6月12日"
+
+
+def test_a_part_never_cuts_a_number() -> None:
+    text = "南昌舰舷号101，由江南造船厂建造。"
+    assert locate("舷号1011号", text, []) is None  # `舷号101` would cut the name's 1011
+    m = locate("江南造船厂建造", text, [])
+    assert m is not None and m.how == "exact"
+    assert locate("歼-2", "歼-20首飞。", []) != Mention("歼-2", 0, 3, "exact")  # only inside `歼-20`
 
 
 def test_pronoun_subject_needs_an_antecedent_earlier_in_the_document() -> None:

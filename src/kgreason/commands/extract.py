@@ -24,6 +24,7 @@ from kgreason.extract.pipeline import (
     extract_document,
 )
 from kgreason.extract.progress import ExtractProgress
+from kgreason.extract.prompt import MAX_TRIPLES_PER_SENTENCE
 from kgreason.extract.sentences import split_sentences
 from kgreason.llm.factory import close_llm, llm_accounting
 from kgreason.text.terminal import safe_text
@@ -70,6 +71,9 @@ def extract(
     max_tokens: Annotated[
         int, typer.Option("--max-tokens", help="Generated tokens allowed per call.", min=32)
     ] = DEFAULT_MAX_TOKENS,
+    max_lines: Annotated[
+        int, typer.Option("--max-lines", help="Triples the model may list per sentence.", min=1, max=30)
+    ] = MAX_TRIPLES_PER_SENTENCE,
     reask: Annotated[
         bool,
         typer.Option(
@@ -84,7 +88,7 @@ def extract(
         raise KgreasonError(f"-o {out}: exists and is not a folder")
     if llm_spec.strip().lower() == "none":
         raise KgreasonError("extract needs a model: --llm embedded, embedded-small or openai:URL#MODEL")
-    settings = ExtractSettings(window=window, max_tokens=max_tokens, reask_silent=reask)
+    settings = ExtractSettings(window=window, max_tokens=max_tokens, reask_silent=reask, max_lines=max_lines)
     llm = open_llm(llm_spec)
     if llm is None:  # parse_spec gave "none" in another spelling
         raise KgreasonError("extract needs a model: --llm embedded, embedded-small or openai:URL#MODEL")
@@ -132,6 +136,7 @@ def extract(
         "llm": llm_spec,
         "window": settings.window,
         "max_tokens": settings.max_tokens,
+        "max_lines": settings.max_lines,
         "reask": settings.reask_silent,
         "seconds": round(time.monotonic() - started, 2),
         "totals": {**totals.to_json(), "triples": n_triples},

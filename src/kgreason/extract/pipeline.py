@@ -9,13 +9,14 @@ from typing import Any
 
 from kgreason.data.provenance import Sentence, SourcedTriple
 from kgreason.data.records import Document, KGTriple
-from kgreason.extract.canonical import Renaming, canonicalise
+from kgreason.extract.canonical import Renaming, canonicalise, without_shifted_slots
 from kgreason.extract.enumerations import split_enumerations
 from kgreason.extract.events import event_nodes
 from kgreason.extract.grounding import Grounded, ground
 from kgreason.extract.lines import RawTriple, read_reply
 from kgreason.extract.node_types import UNKNOWN_TYPE, llm_types, object_type_by_relation, rule_type
-from kgreason.extract.prompt import Window, reply_schema, window_messages
+from kgreason.extract.parentheses import parenthetical_facts
+from kgreason.extract.prompt import MAX_TRIPLES_PER_SENTENCE, Window, reply_schema, window_messages
 from kgreason.extract.sentences import split_sentences
 from kgreason.extract.values import ValueMention, find_values, grounding_values, value_type
 from kgreason.llm.types import LLM, ChatMessage, LLMResult
@@ -30,6 +31,7 @@ class ExtractSettings:
     window: int = DEFAULT_WINDOW  # sentences per LLM call
     max_tokens: int = DEFAULT_MAX_TOKENS
     reask_silent: bool = True  # a sentence of a window that gave no triple is asked again alone
+    max_lines: int = MAX_TRIPLES_PER_SENTENCE  # triples the reply may list per sentence
 
 
 @dataclass(slots=True)
@@ -47,6 +49,8 @@ class ExtractStats:
     enumerations: int = 0  # triples whose subject or object was a list, split into one triple per member
     reasked: int = 0  # sentences no triple of their window cited, asked again alone
     events: int = 0  # event nodes made from a sentence's naming phrase (`这一事件被称为“X”`)
+    parenthetical: int = 0  # facts read by the program from a parenthesis after a name (`X（舷号D36）`)
+    shifted: int = 0  # triples dropped because the model wrote a name in the relation slot (canonical rule 7)
     typing_failures: int = 0
     # Every call's tokens, cached replies included (their original counts): the cost of extracting from scratch.
     llm_calls: int = 0
@@ -56,7 +60,8 @@ class ExtractStats:
 
     def add(self, other: ExtractStats) -> None:
         for name in ("sentences", "windows", "retried_windows", "skipped_windows", "malformed_lines",
-                     "ungrounded", "recited", "duplicates", "enumerations", "reasked", "events", "typing_failures",
+                     "ungrounded", "recited", "duplicates", "enumerations", "reasked", "events", "parenthetical",
+                     "shifted", "typing_failures",
                      "llm_calls", "prompt_tokens", "completion_tokens"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.warnings.extend(other.warnings)
@@ -74,6 +79,8 @@ class ExtractStats:
             "enumerations": self.enumerations,
             "reasked": self.reasked,
             "events": self.events,
+            "parenthetical": self.parenthetical,
+            "shifted": self.shifted,
             "typing_failures": self.typing_failures,
             "llm_calls": self.llm_calls,
             "prompt_tokens": self.prompt_tokens,
@@ -183,7 +190,7 @@ def _read_window(
 
 def _ask(llm: LLM, window: Window, settings: ExtractSettings, stats: ExtractStats) -> Any | None:
     """The reply's value; one retry with the short prompt after a failure; None (counted, warned) after two."""
-    schema = reply_schema(window)
+    schema = reply_schema(window, settings.max_lines)
     first: LLMResult = llm.complete_json(window_messages(window), schema, max_tokens=settings.max_tokens)
     if first.ok:
         return first.value
@@ -288,9 +295,15 @@ def extract_sentences(
         grounded += found
         if on_window is not None:
             on_window(window, max(listed, 0))
+    stated = parenthetical_facts(sentences, grounded)
+    stats.parenthetical = len(stated)
+    grounded += stated
     grounded, stats.enumerations = split_enumerations(grounded)
     grounded, stats.events = event_nodes(grounded)
     canonical, renamings = canonicalise(grounded, content)
+    kept_slots = without_shifted_slots(canonical)
+    stats.shifted = len(canonical) - len(kept_slots)
+    canonical = kept_slots
     unique: dict[tuple[str, str, str], Grounded] = {}
     for g in canonical:
         key = (g.sub.name, g.relation, g.obj.name)

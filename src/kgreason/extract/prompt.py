@@ -80,11 +80,12 @@ def sentence_key(index: int) -> str:
     return f"s{index}"
 
 
-def reply_schema(window: Window) -> dict[str, Any]:
+def reply_schema(window: Window, max_lines: int = MAX_TRIPLES_PER_SENTENCE) -> dict[str, Any]:
     """One array per sentence of the window (so the citation is the structure itself), of `主语|关系|宾语` strings:
-    about a third of the tokens of an object per triple, and `maxItems` cuts off a model that starts repeating."""
+    about a third of the tokens of an object per triple, and `maxItems` (`max_lines`) cuts off a model that starts
+    repeating."""
     line = {"type": "string", "minLength": 5, "maxLength": MAX_LINE_CHARS}
-    per_sentence = {"type": "array", "items": line, "maxItems": MAX_TRIPLES_PER_SENTENCE}
+    per_sentence = {"type": "array", "items": line, "maxItems": max_lines}
     keys = [sentence_key(i) for i in window.indices]
     return {
         "type": "object",

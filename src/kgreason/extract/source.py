@@ -15,6 +15,9 @@ from kgreason.data.provenance import Sentence, SourcedTriple
 from kgreason.extract.pipeline import ExtractSettings, ExtractStats, extract_sentences
 from kgreason.llm.types import LLM
 
+LAZY_MAX_TOKENS = 320  # per window of two sentences
+LAZY_MAX_LINES = 6  # triples per sentence
+
 
 def known_text(sentences: Sequence[Sentence]) -> str:
     """A text in which every given sentence sits at its offsets, blank elsewhere."""
@@ -30,8 +33,11 @@ class ExtractorSource:
 
     def __init__(self, llm: LLM, settings: ExtractSettings | None = None) -> None:
         self.llm = llm
-        # no second asking of silent sentences: text QA reads per question and pays for every call it waits on
-        self.settings = settings or ExtractSettings(reask_silent=False)
+        # no second asking of silent sentences and short replies: text QA reads per question and pays for every
+        # call it waits on (and the measured figures of docs/textqa.md were made so)
+        self.settings = settings or ExtractSettings(
+            window=2, max_tokens=LAZY_MAX_TOKENS, reask_silent=False, max_lines=LAZY_MAX_LINES
+        )
         self.stats = ExtractStats()
 
     def extract(self, sentences: Sequence[Sentence]) -> list[SourcedTriple]:
