@@ -1,7 +1,8 @@
 """Golden scores: the official mean per level on the bundled sample, on ccks_ext_dev (an independent annotator's
 set, beside the repository in ../shared) and on the two held-out sets helpers wrote without reading the code
-(`benchmarks/data/extract_holdout_a` and `_b`; first runs 0.7959 and 0.8516 with eecab30), with `--llm none`. A change that moves any of them fails here: update the
-figures (and README Results) only with a change that explains the move.
+(`benchmarks/data/extract_holdout_a` and `_b`; first runs 0.7959 and 0.8516 with eecab30), with `--llm none`. A
+change that moves any of them fails here: update the figures (and README Results) only with a change that explains
+the move.
 """
 
 from __future__ import annotations
