@@ -3,6 +3,8 @@
 Rules, applied in this order to every subject and object (explained in docs/extract.md):
 1. Pronoun as a name (`该舰`, `它`, `it`, a demonstrative and its noun: `该系统`, `本届演习`): the subject of the
    nearest earlier triple whose subject is not a pronoun (the text's topic continues); dropped when there is none.
+   A sentence opening with a pronoun as its subject is about that earlier topic too: a triple of it whose subject the
+   clause holding its object does not name gets the topic (`该舰舷号R08，是X级航空母舰的首舰` is not X's).
 2. Relative clauses: a name `M的H` whose head H ends with a head noun or holds a Latin letter or digit becomes H
    (`普惠公司研制的F135涡扇发动机` → `F135涡扇发动机`; `撤销对中国海军的邀请` stays, an event); when M is a name of the
    document and a short verb, `(name, verb, H)` is added (`普惠公司|研制|F135涡扇发动机`).
