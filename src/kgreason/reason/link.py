@@ -19,7 +19,8 @@ names the question shortens or rewords:
   KG abbreviates.
 A weaker link must be clearly longer than the exact one it replaces, and none spans the question's own question
 word (`哪`, `什么`, …); a partial link never begins inside a name the question spells in full (`加贺号航空母舰` with
-a node `加贺号` does not link `约克城号航空母舰` by its tail `号航空母舰`).
+a node `加贺号` does not link `约克城号航空母舰` by its tail `号航空母舰`), and a name the question writes on from,
+without a particle, into the start of a longer name gives way to it (`阿利·伯克号`: the ship, not the admiral).
 """
 
 from __future__ import annotations
