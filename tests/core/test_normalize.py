@@ -35,3 +35,11 @@ def test_triple() -> None:
         "发生时间",
         "1944年6月6日",
     )
+
+
+def test_surname_is_the_last_part_of_a_transliterated_name() -> None:
+    from kgreason.text.names import surname
+
+    assert surname("弗兰克·杰克·弗莱彻") == "弗莱彻"
+    assert surname("约瑟夫・罗彻福特") == "罗彻福特"  # the other dot
+    assert surname("杨伟") == ""

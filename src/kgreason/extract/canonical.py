@@ -38,6 +38,7 @@ from kgreason.extract.countries import COUNTRIES
 from kgreason.extract.grounding import DEMONSTRATIVES, PRONOUNS, Grounded, Mention, pronoun_in
 from kgreason.extract.prompt import RELATION_EXAMPLES
 from kgreason.extract.values import value_type
+from kgreason.text.names import surname
 
 ALIAS_RELATIONS = frozenset({"简称", "别名", "又称", "绰号", "代号", "英文名称", "英文名", "也称", "俗称", "昵称"})
 HEAD_NOUNS: tuple[str, ...] = (
@@ -51,7 +52,6 @@ SETTING_ENDS = ("中", "时", "期间", "后", "前")  # `此次部署中，…`
 MIN_SHARED_NAME_CHARS = 4
 RELATIVE_MARK = "的"  # `M的H`: M modifies the name H
 MAX_RELATIVE_VERB_CHARS = 3  # `研制`, `设计`, `征用`: what is left of a modifier after its actor's name
-NAME_DOT = "·"  # between the parts of a transliterated name, whose last part is the surname: `弗兰克·杰克·弗莱彻`
 MIN_RELATION_CHARS = 2  # what must remain of a relation after its prefix is dropped
 # Pronouns that may head a relation the model wrote with the sentence's words (`该炮口径`): the multi-character ones
 # (a lone `其` or `它` also starts ordinary words: `其他型号`).
@@ -132,11 +132,12 @@ def _resolve_pronouns(triples: Sequence[Grounded]) -> list[Grounded]:
     out: list[Grounded] = []
     topic: str | None = None
     sentence, before = -1, None  # the sentence being read, and the topic before it
+    opening: tuple[int, int] | None = None  # the pronoun the sentence opens with, as its subject
     for g in triples:
         sub, obj = g.sub, g.obj
         if g.sentence.index != sentence:
             sentence, before = g.sentence.index, topic
-        opening = _opens_with_a_bare_pronoun(g.sentence.text)
+            opening = _opens_with_a_bare_pronoun(g.sentence.text)
         if (
             before is not None
             and opening is not None
@@ -166,8 +167,7 @@ def _short_form_map(names: set[str]) -> dict[str, str]:
         longer = [
             n
             for n in names
-            if n != short
-            and ((n.startswith(short) and n[len(short) :] in HEAD_NOUNS) or n.rsplit(NAME_DOT, 1)[-1] == short)
+            if n != short and ((n.startswith(short) and n[len(short) :] in HEAD_NOUNS) or surname(n) == short)
         ]
         if len(longer) == 1:
             mapping[short] = longer[0]

@@ -80,7 +80,7 @@ def sentence_key(index: int) -> str:
     return f"s{index}"
 
 
-def reply_schema(window: Window, max_lines: int = MAX_TRIPLES_PER_SENTENCE) -> dict[str, Any]:
+def reply_schema(window: Window, max_lines: int) -> dict[str, Any]:
     """One array per sentence of the window (so the citation is the structure itself), of `主语|关系|宾语` strings:
     about a third of the tokens of an object per triple, and `maxItems` (`max_lines`) cuts off a model that starts
     repeating."""

@@ -40,6 +40,7 @@ from kgreason.reason.lexicon import (
     RELATION_SYNONYMS,
 )
 from kgreason.reason.textmap import MappedText, quoted_spans
+from kgreason.text.names import surname
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
 
@@ -64,7 +65,6 @@ SIDE_START_SCORE = 0.6
 SHORT_NUMBER_WINDOW = 6  # a short number links when its relation's name ends this close before it (`舷号为105`)
 
 _HAN_WORD = re.compile(r"[\u4e00-\u9fff]{2}")  # a composed name's own words: two Chinese characters at least
-_NAME_PARTS = re.compile(r"[·・•‧]")  # between the parts of a transliterated name
 _BRACKETED = re.compile(r"[（(\[【「『〈《][^）)\]】」』〉》]*[）)\]】」』〉》]")
 
 
@@ -154,8 +154,7 @@ class NameTable:
                     for i in range(1, n - length + 1):
                         inner[name[i : i + length]].add(key)
             # `约瑟夫·罗彻福特`: a transliterated name is called by its last part alone (the family name)
-            parts = _NAME_PARTS.split(node.name)
-            if len(parts) > 1 and len(last := normalize_text(parts[-1])) >= PARTIAL_MIN_CHARS:
+            if len(last := normalize_text(surname(node.name))) >= PARTIAL_MIN_CHARS:
                 inner[last].add(key)
                 self.part_lengths.add(len(last))
             if n >= FUZZY_MIN_NAME_CHARS:
@@ -252,7 +251,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         # a group, not rivals: every node sharing the word is kept (they overlap by design); failing that, the
         # longest words the question shares with the inside of one name each (`海上阅兵`)
         return sorted(_shared(table, q) or _inner(table, q), key=lambda m: (m.start, m.key))
-    chosen = _select(_not_inside_a_spelled_name(table, found))
+    chosen = _select(_not_inside_a_spelled_name(table, found, nq))
     # a name spelled in pieces: the pieces no other link took (`伊丽莎白女王号航母访问横须贺`: 横须贺 is a partial
     # link of 横须贺访问, 访问 a piece of it)
     chosen += _select([m for m in composed if not any(m.start < t.end and t.start < m.end for t in chosen)])
@@ -327,13 +326,13 @@ def _inner(table: NameTable, q: MappedText) -> list[Mention]:
     return out
 
 
-def _not_inside_a_spelled_name(table: NameTable, cands: list[Mention]) -> list[Mention]:
+def _not_inside_a_spelled_name(table: NameTable, cands: list[Mention], nq: str) -> list[Mention]:
     """Without the partial links that begin inside a name the question spells in full and run on past it
     (`加贺号航空母舰` with a node `加贺号`: `号航空母舰` is no part of `约克城号航空母舰` the user wrote), and without
     the exact links that a partial link spelling the start of a longer name goes on from (`阿利·伯克号` with nodes
     `阿利·伯克` and `阿利·伯克号驱逐舰`: the user wrote on, into the ship's name)."""
     exact = [m for m in cands if m.how in ("exact", "core")]
-    starts = [m for m in cands if m.how == "partial" and table.names[m.key].startswith(normalize_text(m.text))]
+    starts = [m for m in cands if m.how == "partial" and table.names[m.key].startswith(nq[m.start : m.end])]
     return [
         m
         for m in cands
