@@ -14,6 +14,7 @@ from kgreason.conventions import Conventions, default_conventions, parse_convent
 from kgreason.data.loader import load_dataset
 from kgreason.data.records import AnswerRecord, Dataset, Document, KGTriple, Question
 from kgreason.kg.index import KGIndex
+from kgreason.reason.analysis import Analysis
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.reasoner import Reasoner, verify_path
 
@@ -981,3 +982,80 @@ def test_at_the_time_of_a_described_event() -> None:
     _, analysis = Reasoner(ds).analyse(ds.questions[0])
     assert [(t.anchor_key, t.relation) for t in analysis.times] == [("丙年援助行动", "早于")]
     assert ("丙年援助行动", "宣布时间", "2015年3月1日") in answer(question, "L3").main_path
+
+
+PHRASE_ROWS: list[tuple[str, str, str, str, str]] = [
+    ("金戈坦克", "装备", "研制国家", "甲国", "国家"),
+    ("东河行动", "事件", "参与装备", "金戈坦克", "装备"),
+    ("东河行动", "事件", "所属框架", "协约国驻南岭州临时部队", "组织"),
+    ("东河行动", "事件", "地点", "南岭州北部", "地点"),
+    ("西山行动", "事件", "参与装备", "金戈坦克", "装备"),
+    ("西山行动", "事件", "执行部队", "驻北岛维和部队", "组织"),
+    ("第9集团军", "组织", "隶属于", "中央集团军群", "组织"),
+    ("甲方攻势", "事件", "参战部队", "第9集团军", "组织"),
+    ("甲方攻势", "事件", "参战部队", "第4装甲集团军", "组织"),
+    ("黑河坦克战", "事件", "甲方参战部队", "第7装甲军", "组织"),
+    ("黑河坦克战", "事件", "乙方参战部队", "近卫第3集团军", "组织"),
+    ("黑河坦克战", "事件", "地点", "黑河镇", "地点"),
+    ("第7装甲军", "组织", "隶属于", "第4装甲集团军", "组织"),
+    ("第4装甲集团军", "组织", "指挥官", "甲将军", "人物"),
+    ("近卫第3集团军", "组织", "指挥官", "乙将军", "人物"),
+]
+
+
+def _answer_on(rows: list[tuple[str, str, str, str, str]], question: str) -> AnswerRecord:
+    triples = tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(rows, start=1))
+    ds = Dataset("memory", {"doc_01": Document("doc_01", "")}, {"doc_01": triples},
+                 (Question("doc_01_001", "doc_01", question, "L2"),))  # fmt: skip
+    rec = Reasoner(ds).answer(ds.questions[0]).record
+    verify_path(rec.main_path, KGIndex("doc_01", triples), question)
+    return rec
+
+
+def test_the_asked_noun_phrase_ends_in_its_head_and_its_words_describe_it() -> None:
+    # `哪支协约国维和部队`: the kind is the phrase's head (`维和部队`, a KG word), and `协约国` a word describing it
+    # — no anchor the answer must connect to (a weak link found it in `协约国驻南岭州临时部队`, the answer itself)
+    q = "金戈坦克被派往南岭州执行任务时，是在哪支协约国维和部队的框架下进行的？"
+    assert _answer_on(PHRASE_ROWS, q).answers == ("协约国驻南岭州临时部队",)
+    # `那个乙军集团军`: a noun opens the phrase, its head `集团军` is the kind (not a weak link to another army)
+    q = "在黑河镇与第7装甲军交手的那个乙军集团军，由谁指挥？"
+    assert _answer_on(PHRASE_ROWS, q).answers == ("乙将军",)
+
+
+def _analysis_on(rows: list[tuple[str, str, str, str, str]], question: str) -> Analysis:
+    from kgreason.reason.analysis import analyze
+    from kgreason.reason.link import NameTable, link_mentions
+    from kgreason.reason.textmap import map_text
+
+    triples = tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(rows, start=1))
+    index = KGIndex("doc_01", triples)
+    mapped = map_text(question)
+    return analyze(question, mapped, link_mentions(NameTable(index), mapped), index)
+
+
+COMPANY_ROWS: list[tuple[str, str, str, str, str]] = [
+    ("金戈坦克", "装备", "研制单位", "甲兵工集团", "组织"),
+    ("金戈坦克", "装备", "最后交付时间", "2008年", "时间"),
+    ("甲兵工集团", "组织", "更名时间", "2006年", "时间"),
+    ("甲兵工集团", "组织", "简称", "甲兵", "名称"),
+    ("金戈升级型", "装备", "承包商", "乙系统公司", "组织"),
+    ("乙系统公司", "组织", "合并组建", "丙控股集团", "组织"),
+    ("丁工业公司", "组织", "合并组建", "丙控股集团", "组织"),
+    ("城战套件", "装备", "研制单位", "乙系统公司", "组织"),
+    ("城战套件", "装备", "组成", "格栅装甲", "装备"),
+]
+
+
+def test_a_word_starting_with_a_bound_character_bounds_nothing() -> None:
+    # `X后来…`: later, not "after X"
+    assert _analysis_on(COMPANY_ROWS, "甲兵工集团后来叫什么名字？").times == ()
+    assert _analysis_on(COMPANY_ROWS, "甲兵工集团后交付的是什么？").times != ()  # a bound right after a name
+
+
+def test_a_function_character_inside_a_relation_word_of_the_kg_stays_a_relation_word() -> None:
+    # `合并组成` spells `合并组建` (2 characters of 3 in a row); `并` is no conjunction here — without it, `组成`
+    # alone matched the kit's `组成` and its parts were the answer
+    a = _analysis_on(COMPANY_ROWS, "乙系统公司后来和哪家企业合并组成了丙控股集团？")
+    assert "合并组成" in a.residual
+    q = "承接金戈升级型合同的那家公司，后来和哪家企业合并组成了丙控股集团？"
+    assert _answer_on(COMPANY_ROWS, q).answers == ("丁工业公司",)

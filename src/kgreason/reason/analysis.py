@@ -37,6 +37,7 @@ from kgreason.reason.lexicon import (
     NEGATED_TAIL_PARTICLES,
     NEGATED_WORD_STOPS,
     NEGATION_MARKERS,
+    NOT_BOUND_WORDS,
     NOUN_ASKING_WORD,
     NUMBER_QUESTION_PATTERNS,
     NUMERIC_COMPARATORS,
@@ -403,6 +404,7 @@ def _type_word(
     vocabulary: frozenset[str],
     endings: frozenset[str] = frozenset(),
     relations: frozenset[str] = frozenset(),
+    name_starts: frozenset[int] = frozenset(),
 ) -> tuple[str, int, int]:
     """The noun the question asks for (`公司` in `哪家公司研制的`, `航空母舰` in `几艘航空母舰`, `驱逐舰` in
     `…的驱逐舰有哪些`) and its normalised span: the longest start of the text after the question word (or end of
@@ -414,14 +416,23 @@ def _type_word(
             # whose country is asked
             return m.group(0)[-1:], m.end() - 1, m.end()
         at = m.end() + (1 if nq[m.end() : m.end() + 1] in COPULAS else 0)  # `哪些是防空导弹`
-        rest = nq[at : at + 8]
-        rest = re.split(r"[的是在了吗呢，,。？?]", rest)[0]
+        window = nq[at : at + 8]
+        rest = re.split(r"[的是在了吗呢，,。？?]", window)[0]
         for n in range(len(rest), 1, -1):
             # after `哪一型` a relation's name then a superlative is what is said of it (`哪一型首飞时间最晚`), not
             # the kind asked (`哪个舰级` is)
             said = rest[:n] in relations and nq[at + n : at + n + 1] in DEGREE_MARKERS
             if rest[:n] in vocabulary and not (m.group(0)[-1:] in MEASURE_WORDS and said):
                 return rest[:n], at, at + n
+        counted = m.group(0)[-1:] in MEASURE_WORDS or m.group(0) in ("什么", "何种")
+        if counted and (len(rest) < len(window) or at + len(rest) == len(nq)):
+            # a noun phrase that ends where the clause does, opened by a name or a noun (`哪支联合国维和部队的框架下`,
+            # `哪个苏军集团军`): its head is its end — the longest end the KG uses is the kind asked, and the words
+            # before it describe it (a weak link is no anchor there)
+            for n in range(len(rest) - 1, 1, -1):
+                noun_before = at in name_starts or rest[len(rest) - n - 1] in endings
+                if noun_before and rest[-n:] in vocabulary and rest[-n:] not in relations:
+                    return rest[-n:], at, at + len(rest)
         # a two-character noun the KG does not use whose head (its last character) ends KG names (`什么飞机` with
         # `超级军旗攻击机`): the kind asked, matched by that head
         if len(rest) >= 2 and rest[1] in endings and rest[:2] not in relations:
@@ -566,7 +577,9 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             )
             continue
         # `X开幕之前` / `X具备初始作战能力之后`: another node's date is the bound
-        am = re.match(r"([^，。,；;？?、]{0,12}?)(之后|以后|之前|以前)", after) or re.match(r"()(后|前)", after)
+        am = re.match(r"([^，。,；;？?、]{0,12}?)(之后|以后|之前|以前)", after) or (
+            re.match(r"()(后|前)", after) if not after.startswith(NOT_BOUND_WORDS) else None
+        )
         gap = q.verbatim(m.end, m.end + am.end()) if am else ""
         if (
             am
@@ -951,15 +964,34 @@ def residual_words(text: str, spans: Sequence[tuple[int, int]] = ()) -> str:
     return _residual(text, list(spans))
 
 
-def _residual(nq: str, spans: list[tuple[int, int]]) -> str:
+def _residual(nq: str, spans: list[tuple[int, int]], relation_names: frozenset[str] = frozenset()) -> str:
     keep = [True] * len(nq)
     for a, b in spans:
         for i in range(max(0, a), min(len(nq), b)):
             keep[i] = False
     text = "".join(ch if k else "|" for ch, k in zip(nq, keep, strict=True))
     for w in sorted((*QUESTION_WORDS, *REQUEST_FRAMES), key=len, reverse=True):
-        text = text.replace(w, "|")
+        one_char = len(w) == 1 and relation_names
+        text = _without_char(text, w, relation_names) if one_char else text.replace(w, "|")
     return "|".join(s for s in text.split("|") if s)
+
+
+def _without_char(text: str, ch: str, relation_names: frozenset[str]) -> str:
+    """`text` with the one-character function word `ch` taken out, except where it and a neighbour spell two
+    characters of a relation name of the KG (`合并组成` with `合并组建`: `并` is part of the verb there)."""
+    if ch not in text:
+        return text
+    grams = _bigrams(relation_names)
+    out = []
+    for i, c in enumerate(text):
+        inside = c == ch and ((i > 0 and text[i - 1 : i + 1] in grams) or text[i : i + 2] in grams)
+        out.append(c if c != ch or inside else "|")
+    return "".join(out)
+
+
+@lru_cache(maxsize=256)
+def _bigrams(names: frozenset[str]) -> frozenset[str]:
+    return frozenset(n[i : i + 2] for n in names for i in range(len(n) - 1))
 
 
 def _with_kind_words(q: MappedText, mentions: list[Mention], index: KGIndex) -> list[Mention]:
@@ -993,7 +1025,9 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         if not any(a <= m.start and m.end <= b for a, b in window_spans)
         or any(t.period_key == m.key or t.anchor_key == m.key for t in times)
     ]
-    type_word, tw_start, tw_end = _type_word(nq, index.vocabulary, index.name_endings, index.relation_names)
+    type_word, tw_start, tw_end = _type_word(
+        nq, index.vocabulary, index.name_endings, index.relation_names, frozenset(m.start for m in kept)
+    )
     predicated = _predicated_kind(nq, index.vocabulary)
     if predicated is not None and not type_word:
         type_word, tw_start, tw_end = predicated
@@ -1081,7 +1115,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         compared=comp_full[4] if comp_full else (),
         roles=roles,
         role_text=excluded,
-        residual=_residual(nq, spans),
+        residual=_residual(nq, spans, relation_names),
         # `…还有什么别称`: a noun the KG does not know ending the question after 什么 names the relation asked, not
         # the words before the question word (after a measure word, `哪一艘先入列`, the words are a predicate)
         asked=unknown_kind

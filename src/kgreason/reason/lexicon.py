@@ -251,6 +251,8 @@ NUMERIC_COMPARATORS: dict[str, str] = {
 # Time-window words after a date or period (the constraint value keeps them: `2010年以后`, `二战期间`).
 TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始")
 TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止")
+# Words that begin with the one-character bounds `后`/`前` and are no bound after a name (`X后来改名`: later).
+NOT_BOUND_WORDS: tuple[str, ...] = ("后来", "后续", "后勤", "后继", "前往", "前身", "前线", "前任", "前沿")
 TIME_UNIT_CHARS = "年月日天周"  # after a number, a duration or a date (`超过10年`), not a bare number
 # The same comparisons said before the bound (`是否早于X的首飞`), with the derived relation each asks.
 TIME_COMPARISON_PREPOSITIONS: dict[str, str] = {
