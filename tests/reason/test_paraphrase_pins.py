@@ -21,7 +21,7 @@ ITEMS = json.loads((ROOT / "benchmarks" / "data" / "paraphrases.json").read_text
 PINNED = {"sample": 49, "ccks_ext_dev": 28}  # of 50 and 32
 # questions of shapes the data sets do not ask (benchmarks/bench_paraphrase.py explains)
 NEW_SHAPES = json.loads((ROOT / "benchmarks" / "data" / "new_shapes.json").read_text(encoding="utf-8"))
-NEW_SHAPES_PINNED = {"sample": 224, "ccks_ext_dev": 263}  # of 241 and 278
+NEW_SHAPES_PINNED = {"sample": 224, "ccks_ext_dev": 264}  # of 241 and 278
 # negation over a described group, written on the eight KGs before the mechanism (benchmarks/data/negation.json)
 NEGATION = json.loads((ROOT / "benchmarks" / "data" / "negation.json").read_text(encoding="utf-8"))
 NEGATION_PINNED = {"sample": 11, "ccks_ext_dev": 10}  # of 12 and 12 (5 of 24 before reason/negation.py)
@@ -38,7 +38,7 @@ HOLDOUT_MIXED = json.loads((ROOT / "benchmarks" / "data" / "holdout_mixed.json")
 HOLDOUT_MIXED_PINNED = {"sample": 14, "ccks_ext_dev": 13}  # of 16 and 16
 # four analysts' habits, written blind after f12145d (25 of 40 with da07f57, 27 with f12145d and 5dced21)
 HOLDOUT_ANALYSTS = json.loads((ROOT / "benchmarks" / "data" / "holdout_analysts.json").read_text(encoding="utf-8"))
-HOLDOUT_ANALYSTS_PINNED = {"sample": 18, "ccks_ext_dev": 14}  # of 20 and 20
+HOLDOUT_ANALYSTS_PINNED = {"sample": 18, "ccks_ext_dev": 15}  # of 20 and 20
 # a new annotator in the evaluation's own style, written blind after 35d1673 (26 of 40 with da07f57, 27 with 35d1673)
 HOLDOUT_ANNOTATOR = json.loads((ROOT / "benchmarks" / "data" / "holdout_annotator.json").read_text(encoding="utf-8"))
 HOLDOUT_ANNOTATOR_PINNED = {"sample": 16, "ccks_ext_dev": 14}  # of 20 and 20

@@ -1059,3 +1059,43 @@ def test_a_function_character_inside_a_relation_word_of_the_kg_stays_a_relation_
     assert "合并组成" in a.residual
     q = "承接金戈升级型合同的那家公司，后来和哪家企业合并组成了丙控股集团？"
     assert _answer_on(COMPANY_ROWS, q).answers == ("丁工业公司",)
+
+
+NAMED_ROWS: list[tuple[str, str, str, str, str]] = [
+    ("K-9", "装备", "别名", "利刃", "名称"),
+    ("K-9", "装备", "类型", "超音速反舰导弹", "类别"),
+    ("K-9", "装备", "北约代号", "SS-N-99", "编号"),
+    ("K-9", "装备", "射程", "550公里", "数值"),
+    ("甲级巡洋舰", "装备", "装备", "K-9", "装备"),
+    ("甲级巡洋舰", "装备", "型号编号", "1199型", "编号"),
+    ("甲级巡洋舰", "装备", "满载排水量", "25000吨", "数值"),
+    ("甲级巡洋舰", "装备", "建造数量", "4艘", "数值"),
+    ("甲级巡洋舰", "装备", "最高航速", "31节", "数值"),
+    ("甲级巡洋舰", "装备", "简称", "甲级", "名称"),
+    ("东国第1独立伞兵旅", "组织", "国籍", "东国", "国家"),
+    ("东国第1独立伞兵旅", "组织", "指挥官", "乙将军", "人物"),
+    ("东国第1独立伞兵旅", "组织", "降落地点", "北河镇", "地点"),
+]
+
+
+def _one_fact(question: str) -> AnswerRecord:
+    triples = tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(NAMED_ROWS, 1))
+    ds = Dataset("memory", {"doc_01": Document("doc_01", "")}, {"doc_01": triples},
+                 (Question("doc_01_001", "doc_01", question, "L1"),))  # fmt: skip
+    return Reasoner(ds).answer(ds.questions[0]).record
+
+
+def test_a_name_then_another_name_then_its_kind_all_describe_the_node() -> None:
+    # `K-9“利刃”反舰导弹`: the alias and then the kind the KG states are both part of the mention, so `反舰导弹`
+    # is no relation word (it had led to the kind itself, `超音速反舰导弹`)
+    assert _one_fact("K-9“利刃”反舰导弹在北约那边的编号是什么？").answers == ("SS-N-99",)
+
+
+def test_a_unit_asked_wants_a_quantity_of_its_dimension() -> None:
+    # `多少节`: a speed, not any number of the ship (`1199型`, `25000吨`, `4艘`)
+    assert _one_fact("甲级巡洋舰开足马力能跑多少节？").answers == ("31节",)
+
+
+def test_a_name_spelled_by_its_start_and_end_links_the_node() -> None:
+    # `东国伞兵旅`: the start and the end of `东国第1独立伞兵旅`, its designation left out — not the country
+    assert _one_fact("东国伞兵旅的旅长是谁？").answers == ("乙将军",)

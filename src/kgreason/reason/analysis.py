@@ -162,6 +162,7 @@ class Analysis:
     # `谢菲尔德号遇袭` -> the event): the evidence must reach every name the question uses
     inner_anchors: tuple[tuple[str, tuple[str, str, str]], ...] = ()
     measure_word: str = ""  # the counter a how-many question asks in (`枚` in `几枚`), "" when none
+    asked_unit: str = ""  # the unit a how-much question asks in (`节` in `多少节`, `公里` in `多少公里`), "" when none
     read_type: str = ""  # the KG node type an LLM read as the asked one (reason/reading.py), "" when none
     # the words after the question word when the KG's vocabulary does not know them (`设计机构研制` in
     # `由哪家设计机构研制的`): a kind the question names that the program cannot match; "" when none
@@ -203,6 +204,7 @@ def asked_kind_cleared(analysis: Analysis) -> Analysis:
         type_word="",
         type_text="",
         measure_word="",
+        asked_unit="",
         read_type="",
         unknown_kind="",
         asks_category=False,
@@ -1003,9 +1005,12 @@ def _with_kind_words(q: MappedText, mentions: list[Mention], index: KGIndex) -> 
         if any(a <= m.start and m.end <= b for a, b in covered):
             continue
         node = index.nodes.get(m.key)
-        n = kind_word_after(index, m.key, q.norm[m.end :]) if node is not None and node.kind == "entity" else 0
-        if n:
-            m = replace(m, end=m.end + n, text=q.verbatim(m.start, m.end + n))
+        end = m.end
+        # words may follow one another: `P-700“花岗岩”反舰导弹` (another name of it, then its kind)
+        while node is not None and node.kind == "entity" and (n := kind_word_after(index, m.key, q.norm[end:])):
+            end += n
+        if end > m.end:
+            m = replace(m, end=end, text=q.verbatim(m.start, end))
             covered.append((m.start, m.end))
             out = [o for o in out if not (m.start <= o.start and o.end <= m.end)]
         out.append(m)
@@ -1124,6 +1129,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         mention_keyset=frozenset(m.key for m in kept),
         inner_anchors=_inner_anchors(nq, kept, index),
         measure_word=_measure_word(nq),
+        asked_unit=_asked_unit(nq),
         asks_sibling=bool(_SIBLING.search(nq)) or any(w in nq for w in SAME_WORDS),
         asks_category=bool(_ASKS_CATEGORY.search(nq)),
         kind_predicated=kind_predicated,
@@ -1137,6 +1143,22 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
 
 _SIBLING = re.compile(r"(?:与|和|跟|同)[^，。？]{1,12}?(?:同|一起|一同|一道)")
 _MEASURE = re.compile(rf"(?:几|多少)([{MEASURE_WORDS}人])")
+
+
+_UNIT_ASKED = re.compile(r"(?:几|多少)([^\W\d_]{1,3})")
+
+
+def _asked_unit(nq: str) -> str:
+    """The unit of measure right after 多少/几 (`多少节`, `多少公里`): one the quantity parser knows with a dimension
+    of its own — a counter (`多少名`) is `measure_word`'s."""
+    m = _UNIT_ASKED.search(nq)
+    if m is None:
+        return ""
+    for k in range(len(m.group(1)), 0, -1):
+        q = parse_quantity("1" + m.group(1)[:k])
+        if q is not None and q.dimension and not q.dimension.startswith("count:"):
+            return m.group(1)[:k]
+    return ""
 
 
 def _measure_word(nq: str) -> str:

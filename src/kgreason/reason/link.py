@@ -16,7 +16,9 @@ names the question shortens or rewords:
   itself (`歼-20第一次试飞` -> `歼-20首次试飞`);
 - gapped: every character of a short name, in order, with at most two characters between them, starting and
   ending on the name's own first and last characters (`侧面弹舱` -> `侧弹舱`): the question says in full what the
-  KG abbreviates.
+  KG abbreviates;
+- elided: the start and the end of a longer name, at least two characters each and half of it, with its middle
+  left out (`波兰伞兵旅` -> `波兰第1独立伞兵旅`, `中国海军` -> `中国人民解放军海军`): the question shortens it.
 A weaker link must be clearly longer than the exact one it replaces, and none spans the question's own question
 word (`哪`, `什么`, …); a partial link never begins inside a name the question spells in full (`加贺号航空母舰` with
 a node `加贺号` does not link `约克城号航空母舰` by its tail `号航空母舰`), and a name the question writes on from,
@@ -44,7 +46,7 @@ from kgreason.text.names import surname
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
 
-LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "group", "composed"]
+LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "elided", "group", "composed"]
 
 MIN_NAME_CHARS = 2  # a one-character name would match almost any question
 PARTIAL_MIN_CHARS = 3
@@ -56,6 +58,10 @@ QUOTED_GROUP_MAX = 6  # a quoted word inside more names than this is a common wo
 GAPPED_MIN_CHARS = 3
 GAPPED_MAX_INSERTED = 2  # characters the question may add inside a name it spells in full (`侧面弹舱` ~ `侧弹舱`)
 GAPPED_SCORE = 0.7
+ELIDED_MIN_CHARS = 5  # a name spelled as its start and end (`波兰伞兵旅` for `波兰第1独立伞兵旅`) is this long at least
+ELIDED_END_CHARS = 2  # both the start and the end spell this many characters at least
+ELIDED_MIN_SHARE = 0.5  # of the name
+ELIDED_SCORE = 0.7
 COMPOSED_MIN_CHARS = 5  # a shorter name spelled in pieces is too likely a coincidence (and two pieces at least)
 COMPOSED_MIN_COVERAGE = 1.0  # every character: one left out (`约克城号航空母舰` for `约克城级`) changes the thing
 COMPOSED_SCORE = 0.8
@@ -119,6 +125,7 @@ class NameTable:
         self.by_first: dict[str, list[str]] = defaultdict(list)  # first character -> keys (gapped links)
         self.bare: dict[str, str] = {}  # key -> its name without a trailing kind of its own (composed links)
         self.words = index.vocabulary
+        self.alias_group = index.alias_group
         # short numbers (`105`) are no names by themselves, but they are when the question says whose they are
         self.short_numbers: dict[str, set[str]] = defaultdict(set)  # number -> normalised relations reaching it
         inner: dict[str, set[str]] = defaultdict(set)
@@ -245,6 +252,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         found.extend(_partial(table, q))
         found.extend(_fuzzy(table, q, positions, name_hits))
         found.extend(_gapped(table, q))
+        found.extend(_elided(table, q, found))
         found.extend(_side_starts(table, q))
         composed = _composed(table, q, name_hits)
     if not found and not composed:
@@ -514,6 +522,35 @@ def _gapped(table: NameTable, q: MappedText) -> list[Mention]:
             end = _spell_with_gaps(nq, i, name)
             if end and not _splits_alnum(q, i, end) and not _spans_interrogative(nq[i:end], name):
                 out.append(Mention(i, end, q.verbatim(i, end), key, "gapped", GAPPED_SCORE))
+    return out
+
+
+def _elided(table: NameTable, q: MappedText, exact: list[Mention]) -> list[Mention]:
+    """Names the question spells as their start and their end, the middle left out (`波兰伞兵旅`); see the module
+    doc. Not a node that a name linked exactly at the same place already is, or has as another name (`勒克莱尔坦克`
+    is `勒克莱尔` and its kind, and `勒克莱尔` is `勒克莱尔主战坦克`'s short name)."""
+    nq = q.norm
+    out: list[Mention] = []
+    named = {(m.start, k) for m in exact for k in table.alias_group(m.key)}
+    for i, ch in enumerate(nq):
+        for key in table.by_first.get(ch, ()):
+            name = table.names[key]
+            if len(name) < ELIDED_MIN_CHARS:
+                continue
+            head = 0
+            while head < len(name) - ELIDED_END_CHARS - 1 and i + head < len(nq) and nq[i + head] == name[head]:
+                head += 1
+            for start in range(head, ELIDED_END_CHARS - 1, -1):
+                at = i + start
+                tail = next(
+                    (k for k in range(len(name) - start - 1, ELIDED_END_CHARS - 1, -1) if nq.startswith(name[-k:], at)),
+                    0,
+                )
+                end = at + tail
+                if tail and (start + tail) >= ELIDED_MIN_SHARE * len(name) and not _splits_alnum(q, i, end):
+                    if not _spans_interrogative(nq[i:end], name) and (i, key) not in named:
+                        out.append(Mention(i, end, q.verbatim(i, end), key, "elided", ELIDED_SCORE))
+                    break
     return out
 
 

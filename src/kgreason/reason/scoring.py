@@ -43,6 +43,7 @@ from kgreason.text.overlap import longest_common_substring
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
 NOT_A_DATE = -2.0  # the answer-kind score of a non-date for a when-question: surer than other kind mismatches
 SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose node is not named) is unsupported
+OTHER_UNIT = 0.3  # the answer-kind score of a quantity in another dimension than the unit asked (`多少节` -> `25860吨`)
 ASKED_NAMES = 0.5  # the asked words (`…舷号是多少`) name the last relation at least this well
 
 
@@ -229,6 +230,11 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         return 1.0 if is_date else NOT_A_DATE
     if form == "number":
         if is_qty:
+            # a unit asked (`多少节`) wants a quantity of its dimension: a speed, not a tonnage of the same ship
+            asked_unit = parse_quantity("1" + analysis.asked_unit) if analysis.asked_unit else None
+            quantity = index.quantity(end)
+            if asked_unit is not None and quantity is not None and quantity.dimension != asked_unit.dimension:
+                return OTHER_UNIT
             return 1.0
         # `舷号是多少` -> `101`: a number-like identifier answers 多少 too, if less surely than a quantity — and so
         # does any value of the relation the question asks for (`舷号是多少` -> `DDH-182`)
