@@ -1099,3 +1099,14 @@ def test_a_unit_asked_wants_a_quantity_of_its_dimension() -> None:
 def test_a_name_spelled_by_its_start_and_end_links_the_node() -> None:
     # `东国伞兵旅`: the start and the end of `东国第1独立伞兵旅`, its designation left out — not the country
     assert _one_fact("东国伞兵旅的旅长是谁？").answers == ("乙将军",)
+
+
+def test_a_quoted_word_that_begins_one_name_names_that_thing() -> None:
+    # `“金风”地面攻势`: nothing else links; the quotes mark a name, and one name of the KG begins with it
+    rows = [
+        ("金风行动", "作战行动", "执行方", "第30军", "组织"),
+        ("第30军", "组织", "指挥官", "丙将军", "人物"),
+        ("银雨行动", "作战行动", "执行方", "第1空降军", "组织"),
+        ("第1空降军", "组织", "指挥官", "丁将军", "人物"),
+    ]
+    assert _answer_on(rows, "“金风”地面攻势是由哪位将领指挥的部队来执行的？").answers == ("丙将军",)

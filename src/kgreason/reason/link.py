@@ -9,7 +9,8 @@ names the question shortens or rewords:
 - fuzzy: most of a name's character bigrams occur close together (`中途岛的作战计划` -> `中途岛作战计划`);
 - group: a word the question quotes, with the noun after it, inside a few longer names (`“飞鱼”导弹` ->
   `AM39飞鱼导弹` and `MM38飞鱼导弹`); all of them link, and the words stay for relation matching (the same kind of
-  link as the shared words used when nothing else links);
+  link as the shared words used when nothing else links); a quoted word that begins exactly one name links it
+  (`“花园”地面攻势` -> `花园行动`);
 - composed: a descriptive name spelled in pieces, in any order, one word possibly in a synonym, its own KG kind
   left out (`格拉摩根号是在哪一天遇袭的` -> `格拉摩根号遇袭事件`); its pieces stay for relation matching too;
 - synonym variant: a name with one of its words in a synonym of its relation-synonym group links like the name
@@ -65,6 +66,7 @@ ELIDED_SCORE = 0.7
 COMPOSED_MIN_CHARS = 5  # a shorter name spelled in pieces is too likely a coincidence (and two pieces at least)
 COMPOSED_MIN_COVERAGE = 1.0  # every character: one left out (`约克城号航空母舰` for `约克城级`) changes the thing
 COMPOSED_SCORE = 0.8
+QUOTED_START_SCORE = 0.6  # a quoted word that begins exactly one name (`“花园”` -> `花园行动`)
 SYNONYM_VARIANT_SCORE = 0.9  # a name spelled with one word in a synonym (`第一次` for `首次`)
 SIDE_START_CHARS = 2
 SIDE_START_SCORE = 0.6
@@ -256,9 +258,11 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         found.extend(_side_starts(table, q))
         composed = _composed(table, q, name_hits)
     if not found and not composed:
-        # a group, not rivals: every node sharing the word is kept (they overlap by design); failing that, the
-        # longest words the question shares with the inside of one name each (`海上阅兵`)
-        return sorted(_shared(table, q) or _inner(table, q), key=lambda m: (m.start, m.key))
+        # a quoted word names a thing; else a group, not rivals: every node sharing the word is kept (they overlap
+        # by design); failing that, the longest words the question shares with the inside of one name each
+        # (`海上阅兵`)
+        fallback = _quoted_groups(table, q, []) or _shared(table, q) or _inner(table, q)
+        return sorted(fallback, key=lambda m: (m.start, m.key))
     chosen = _select(_not_inside_a_spelled_name(table, found, nq))
     # a name spelled in pieces: the pieces no other link took (`伊丽莎白女王号航母访问横须贺`: 横须贺 is a partial
     # link of 横须贺访问, 访问 a piece of it)
@@ -300,6 +304,11 @@ def _quoted_groups(table: NameTable, q: MappedText, taken: list[Mention]) -> lis
                 if len(holders) <= QUOTED_GROUP_MAX:
                     out.extend(Mention(a, end, q.verbatim(a, end), key, "group", 0.5) for key in holders)
                 break
+        else:
+            # the quoted word alone begins exactly one name (`“花园”地面攻势` with `花园行动`): it names that thing
+            starting = [k for k, name in table.names.items() if name.startswith(nq[a:b]) and name != nq[a:b]]
+            if len(starting) == 1:
+                out.append(Mention(a, b, q.verbatim(a, b), starting[0], "partial", QUOTED_START_SCORE))
     return out
 
 
