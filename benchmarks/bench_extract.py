@@ -181,6 +181,7 @@ def _same_settings(record: dict[str, Any], llm: str, settings: ExtractSettings) 
         record.get("llm") == llm
         and record.get("window") == settings.window
         and record.get("reask", True) == settings.reask_silent
+        and record.get("open_values", False) == settings.open_values
         and record.get("max_lines", MAX_TRIPLES_PER_SENTENCE) == settings.max_lines
         and record.get("max_tokens", DEFAULT_MAX_TOKENS) == settings.max_tokens
     )
@@ -196,6 +197,7 @@ def extract(data: Path, out: Path, llm: str, settings: ExtractSettings) -> dict[
     cmd = [sys.executable, "-m", "kgreason.cli", "extract", str(data), "-o", str(out), "--llm", llm]
     cmd += ["--window", str(settings.window), "--max-lines", str(settings.max_lines)]
     cmd += ["--max-tokens", str(settings.max_tokens), "--reask" if settings.reask_silent else "--no-reask"]
+    cmd += ["--open-values" if settings.open_values else "--no-open-values"]
     subprocess.run(cmd, check=True)
     return dict(json.loads(record_path.read_text(encoding="utf-8")))
 
@@ -250,6 +252,7 @@ def extract_cached_only(data: Path, out: Path, llm: str, settings: ExtractSettin
         "llm": llm,
         "window": settings.window,
         "reask": settings.reask_silent,
+        "open_values": settings.open_values,
         "max_lines": settings.max_lines,
         "max_tokens": settings.max_tokens,
         "seconds": 0.0,
@@ -280,7 +283,8 @@ def bench(data: Path, out: Path, llm: str, settings: ExtractSettings, *, cached_
         f"speed: {speed}; LLM tokens per document (cached replies counted): {tokens[0] / n_docs:,.0f} prompt + "
         f"{tokens[1] / n_docs:,.0f} completion; windows retried {totals['retried_windows']}, skipped "
         f"{totals['skipped_windows']}; triples dropped as ungrounded {totals['ungrounded']}, malformed lines "
-        f"{totals['malformed_lines']}; silent sentences asked again {totals.get('reasked', 0)}; lists split "
+        f"{totals['malformed_lines']}; silent sentences asked again {totals.get('reasked', 0)}; "
+        f"open values attributed {totals.get('value_triples', 0)}; lists split "
         f"{totals.get('enumerations', 0)}; event nodes {totals.get('events', 0)}"
     )
     literal, mentions, total = grounding(out)
@@ -345,6 +349,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--docs", nargs="*", help="only these doc_ids (a partial measurement when time is short)")
     ap.add_argument("--no-reask", action="store_true", help="extract without asking silent sentences again alone")
     ap.add_argument(
+        "--no-open-values",
+        action="store_true",
+        help="extract without attributing the dates and numbers no triple holds",
+    )
+    ap.add_argument(
         "--cached-only",
         action="store_true",
         help="extract from cached replies only (an unfinished run): windows without one are skipped and counted",
@@ -356,7 +365,11 @@ def main(argv: list[str] | None = None) -> int:
             name = f"{name}_{'_'.join(args.docs)}"
             data = subset(data, args.docs, args.out / "subsets" / name)
         settings = ExtractSettings(
-            window=args.window, max_tokens=args.max_tokens, reask_silent=not args.no_reask, max_lines=args.max_lines
+            window=args.window,
+            max_tokens=args.max_tokens,
+            reask_silent=not args.no_reask,
+            max_lines=args.max_lines,
+            open_values=not args.no_open_values,
         )
         bench(data, args.out / name, args.llm, settings, cached_only=args.cached_only)
     return 0

@@ -81,6 +81,14 @@ def extract(
             help="Ask a sentence of a window again alone when no triple cites it (one more call per such sentence).",
         ),
     ] = True,
+    open_values: Annotated[
+        bool,
+        typer.Option(
+            "--open-values/--no-open-values",
+            help="Attribute the dates and numbers of a sentence that no triple holds to the name that begins "
+            "their clause (by the program, no call).",
+        ),
+    ] = True,
 ) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     documents = read_inputs(source)  # bad input: DataError, printed by the CLI with file/record/field, exit 2
@@ -88,7 +96,9 @@ def extract(
         raise KgreasonError(f"-o {out}: exists and is not a folder")
     if llm_spec.strip().lower() == "none":
         raise KgreasonError("extract needs a model: --llm embedded, embedded-small or openai:URL#MODEL")
-    settings = ExtractSettings(window=window, max_tokens=max_tokens, reask_silent=reask, max_lines=max_lines)
+    settings = ExtractSettings(
+        window=window, max_tokens=max_tokens, reask_silent=reask, max_lines=max_lines, open_values=open_values
+    )
     llm = open_llm(llm_spec)
     if llm is None:  # parse_spec gave "none" in another spelling
         raise KgreasonError("extract needs a model: --llm embedded, embedded-small or openai:URL#MODEL")
@@ -138,6 +148,7 @@ def extract(
         "max_tokens": settings.max_tokens,
         "max_lines": settings.max_lines,
         "reask": settings.reask_silent,
+        "open_values": settings.open_values,
         "seconds": round(time.monotonic() - started, 2),
         "totals": {**totals.to_json(), "triples": n_triples},
         "documents": per_doc,

@@ -15,6 +15,7 @@ from kgreason.extract.events import event_nodes
 from kgreason.extract.grounding import Grounded, ground
 from kgreason.extract.lines import RawTriple, read_reply
 from kgreason.extract.node_types import UNKNOWN_TYPE, llm_types, object_type_by_relation, rule_type
+from kgreason.extract.open_values import attributed, name_candidates, open_values, topic_before
 from kgreason.extract.parentheses import parenthetical_facts
 from kgreason.extract.prompt import MAX_TRIPLES_PER_SENTENCE, Window, reply_schema, window_messages
 from kgreason.extract.sentences import split_sentences
@@ -32,6 +33,7 @@ class ExtractSettings:
     max_tokens: int = DEFAULT_MAX_TOKENS
     reask_silent: bool = True  # a sentence of a window that gave no triple is asked again alone
     max_lines: int = MAX_TRIPLES_PER_SENTENCE  # triples the reply may list per sentence
+    open_values: bool = True  # a sentence's dates and quantities no triple holds are attributed by the program
 
 
 @dataclass(slots=True)
@@ -48,6 +50,7 @@ class ExtractStats:
     duplicates: int = 0
     enumerations: int = 0  # triples whose subject or object was a list, split into one triple per member
     reasked: int = 0  # sentences no triple of their window cited, asked again alone
+    value_triples: int = 0  # values no reply held, attributed by the program (`extract/open_values.py`)
     events: int = 0  # event nodes made from a sentence's naming phrase (`这一事件被称为“X”`)
     parenthetical: int = 0  # facts read by the program from a parenthesis after a name (`X（舷号D36）`)
     shifted: int = 0  # triples dropped because the model wrote a name in the relation slot (canonical rule 7)
@@ -60,8 +63,8 @@ class ExtractStats:
 
     def add(self, other: ExtractStats) -> None:
         for name in ("sentences", "windows", "retried_windows", "skipped_windows", "malformed_lines",
-                     "ungrounded", "recited", "duplicates", "enumerations", "reasked", "events", "parenthetical",
-                     "shifted", "typing_failures",
+                     "ungrounded", "recited", "duplicates", "enumerations", "reasked",
+                     "value_triples", "events", "parenthetical", "shifted", "typing_failures",
                      "llm_calls", "prompt_tokens", "completion_tokens"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.warnings.extend(other.warnings)
@@ -78,6 +81,7 @@ class ExtractStats:
             "duplicates": self.duplicates,
             "enumerations": self.enumerations,
             "reasked": self.reasked,
+            "value_triples": self.value_triples,
             "events": self.events,
             "parenthetical": self.parenthetical,
             "shifted": self.shifted,
@@ -206,6 +210,32 @@ def _ask(llm: LLM, window: Window, settings: ExtractSettings, stats: ExtractStat
     return None
 
 
+def _attribute_open_values(
+    window: Window,
+    found: list[Grounded],
+    earlier: list[Grounded],
+    values: dict[int, list[ValueMention]],
+    content: str,
+    stats: ExtractStats,
+) -> list[Grounded]:
+    """The triples of the window's dates and quantities that no triple holds, attributed by the program
+    (`extract/open_values.py`), grounded like the model's."""
+    out: list[Grounded] = []
+    for s in window.sentences:
+        cited = [g for g in found if g.sentence.index == s.index]
+        still_open = open_values(s.text, values.get(s.index, []), cited)
+        if not still_open:
+            continue
+        known = [*earlier, *found]
+        alone = window_of(window.doc_id, window.title, (s,))
+        for raw in attributed(s, still_open, name_candidates(s, cited, known), topic_before(s, known)):
+            g = _ground_in_window(raw, alone, values, content, stats)
+            if g is not None:
+                out.append(g)
+    stats.value_triples += len(out)
+    return out
+
+
 def _type_names(llm: LLM | None, title: str, grounded: list[Grounded], stats: ExtractStats) -> dict[str, str]:
     types: dict[str, str] = {}
     for g in grounded:  # objects whose relation says what they are (`简称` → 名称) come first
@@ -292,6 +322,8 @@ def extract_sentences(
                 more, n = _read_window(llm, window_of(doc_id, window.title, (s,)), settings, values, content, stats)
                 found += more
                 listed += max(n, 0)
+        if settings.open_values and listed >= 0:
+            found += _attribute_open_values(window, found, grounded, values, content, stats)
         grounded += found
         if on_window is not None:
             on_window(window, max(listed, 0))

@@ -33,8 +33,9 @@ class ExtractorSource:
 
     def __init__(self, llm: LLM, settings: ExtractSettings | None = None) -> None:
         self.llm = llm
-        # no second asking of silent sentences and short replies: text QA reads per question and pays for every
-        # call it waits on (and the measured figures of docs/textqa.md were made so)
+        # no second asking of silent sentences: text QA reads per question and pays for every call it waits on
+        # (and the measured figures of docs/textqa.md were made so); open values cost no call (and English text,
+        # that of the measured sets, has none attributed)
         self.settings = settings or ExtractSettings(
             window=2, max_tokens=LAZY_MAX_TOKENS, reask_silent=False, max_lines=LAZY_MAX_LINES
         )

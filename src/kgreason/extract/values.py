@@ -17,6 +17,8 @@ NUMBER_TYPE = "数值"
 # Counting words that make a number a designation, not a quantity: `45型驱逐舰` (Type 45), `12式岸舰导弹`. The
 # reasoner's parser reads `45型` as a count; a KG needs it as (part of) a name.
 DESIGNATION_UNITS = frozenset({"型", "式"})
+# What makes a counted number an ordinal, part of a name or a rank (`第二架原型机`), not a quantity.
+ORDINAL_PREFIXES: tuple[str, ...] = ("第",)
 
 
 @dataclass(frozen=True, slots=True)
