@@ -1110,3 +1110,17 @@ def test_a_quoted_word_that_begins_one_name_names_that_thing() -> None:
         ("第1空降军", "组织", "指挥官", "丁将军", "人物"),
     ]
     assert _answer_on(rows, "“金风”地面攻势是由哪位将领指挥的部队来执行的？").answers == ("丙将军",)
+
+
+def test_a_variant_is_not_described_by_its_base_name() -> None:
+    # the KG's relation names repeat the fighter's name (`雷隼-9损失数量`), so `雷隼-9` stays among the relation
+    # words; a variant whose designation continues it (`雷隼-9UB`) is not what those words describe
+    rows = [
+        ("雷隼-9", "装备", "北约代号", "支柱", "名称"),
+        ("雷隼-9", "装备", "改型", "雷隼-9UB", "装备"),
+        ("雷隼-9", "装备", "改型", "雷隼-9K", "装备"),
+        ("北约", "组织", "成员", "甲国", "国家"),
+        ("甲国", "国家", "雷隼-9损失数量", "3架", "数值"),
+        ("乙国", "国家", "击落雷隼-9的机型", "F-9", "装备"),
+    ]
+    assert _answer_on(rows, "北约怎么称呼雷隼-9？").answers == ("支柱",)

@@ -399,6 +399,12 @@ class ChainScore:
     hop_scores: tuple[float, ...]
 
 
+def _designation_of(base: str, key: str) -> bool:
+    """`key` is `base` with a letter or digit added (`米格29ub` of `米格29`, `f35a` of `f35`): another designation of
+    its family."""
+    return key.startswith(base) and len(key) > len(base) and key[len(base)].isascii() and key[len(base)].isalnum()
+
+
 class ChainScorer:
     """The chain score for one question, remembering what chains share: the evidence of each hop (chains from one
     start share their prefixes) and the answer kind of each end. Build one per question."""
@@ -426,13 +432,21 @@ class ChainScorer:
         # the words of a name the question spells in pieces (`link`'s composed links) stay in the residual; a chain
         # from that node covers them
         self._start_words: dict[str, frozenset[int]] = {}
+        # the words of a linked name kept among the relation words (a relation name spells it: `米格-29` in
+        # `米格-29损失数量`), by node
+        self._kept_names: dict[str, frozenset[int]] = {}
         for m in analysis.mentions:
+            piece = analysis.mapped.norm[m.start : m.end]
+            at = self._residual.find(piece)
+            if at < 0:
+                continue
             if m.how == "composed":
-                piece = analysis.mapped.norm[m.start : m.end]
-                at = self._residual.find(piece)
-                if at >= 0:
-                    got = self._start_words.get(m.key, frozenset())
-                    self._start_words[m.key] = got | frozenset(range(at, at + len(piece)))
+                got = self._start_words.get(m.key, frozenset())
+                self._start_words[m.key] = got | frozenset(range(at, at + len(piece)))
+            elif m.how in ("exact", "core") and len(piece) >= 2:
+                self._kept_names[m.key] = self._kept_names.get(m.key, frozenset()) | frozenset(
+                    range(at, at + len(piece))
+                )
 
     def _hop(self, e: Edge) -> tuple[frozenset[int], float, bool]:
         """(positions covered, hop score, weak) of one edge: a hop is supported by a relation word, or by the
@@ -447,6 +461,15 @@ class ChainScorer:
             got = (covered, max(named, NODE_SUPPORT if reached else 0.0), named < SUPPORTED_HOP and not reached)
             self._hops[key] = got
         return got
+
+    def _without_start_words(self, e: Edge, start_words: frozenset[int]) -> tuple[frozenset[int], float, bool]:
+        """`_hop(e)` with the node's name no evidence for the words of the chain's start name."""
+        m = hop_match(e, self._residual)
+        reached = node_match(self.index, e.dst, self._residual) if e.dst not in self._mentions else frozenset({-1})
+        reached = frozenset(p for p in reached if p not in start_words)
+        covered = m.covered | (reached - {-1})
+        named = max(m.score, self._learned(e.relation))
+        return covered, max(named, NODE_SUPPORT if reached else 0.0), named < SUPPORTED_HOP and not reached
 
     def _kind_named(self, key: str) -> frozenset[int]:
         """Positions of the residual that a kind the KG states of the node spells (its category values)."""
@@ -542,6 +565,11 @@ class ChainScorer:
                 # the step from the name the question uses to the node the KG describes: no evidence needed
                 continue
             hop_covered, hop_score, hop_weak = self._hop(e)
+            start_words = self._kept_names.get(chain.start)
+            if start_words and hop_covered & start_words and _designation_of(chain.start, e.dst):
+                # a variant whose designation continues the start's (`米格-29` -> `米格-29UB`) is not described by
+                # the words that name the start: only a relation that spells them is evidence for the hop
+                hop_covered, hop_score, hop_weak = self._without_start_words(e, start_words)
             if i < len(chain.edges) - 1 and hop_score < NODE_SUPPORT and (described := self._kind_named(e.dst)):
                 # a bridge the question describes by a kind the KG states of it (`击沉X的潜艇…隶属于哪支海军`
                 # passes 征服者号, 类型 核潜艇)
