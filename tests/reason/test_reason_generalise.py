@@ -1124,3 +1124,16 @@ def test_a_variant_is_not_described_by_its_base_name() -> None:
         ("乙国", "国家", "击落雷隼-9的机型", "F-9", "装备"),
     ]
     assert _answer_on(rows, "北约怎么称呼雷隼-9？").answers == ("支柱",)
+
+
+def test_a_last_hop_to_a_node_named_by_a_specific_asked_noun_is_supported() -> None:
+    # `哪家设计局`: `涡扇发动机` names the fighter's engine relation, but the engine is no 设计局; the hop from it to
+    # `北风设计局` has no relation word (`出自`), and the question word names what it reaches
+    rows = [
+        ("雷隼-9", "装备", "发动机", "RD-9涡扇发动机", "装备"),
+        ("RD-9涡扇发动机", "装备", "研制单位", "北风设计局", "组织"),
+        ("苏-9", "装备", "发动机", "AL-9涡扇发动机", "装备"),
+        ("AL-9涡扇发动机", "装备", "研制单位", "留里卡设计局", "组织"),
+        ("雷隼-9", "装备", "首飞时间", "1977年10月6日", "时间"),
+    ]
+    assert _answer_on(rows, "雷隼-9用的涡扇发动机出自哪家设计局？").answers == ("北风设计局",)

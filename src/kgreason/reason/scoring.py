@@ -44,6 +44,7 @@ NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the no
 NOT_A_DATE = -2.0  # the answer-kind score of a non-date for a when-question: surer than other kind mismatches
 SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose node is not named) is unsupported
 OTHER_UNIT = 0.3  # the answer-kind score of a quantity in another dimension than the unit asked (`多少节` -> `25860吨`)
+SPECIFIC_KIND_CHARS = 3  # an asked noun this long that ends the answer's name names the last hop (`设计局`)
 ASKED_NAMES = 0.5  # the asked words (`…舷号是多少`) name the last relation at least this well
 
 
@@ -509,13 +510,19 @@ class ChainScorer:
 
     def _named_by_question_word(self, chain: Chain, i: int) -> bool:
         """Hop `i` is the last and its relation spells the country the question word asks (`哪国企业` ->
-        `所属国家`), ending on a node of that kind, or it reaches a number in the counter asked: the question word is
-        the hop's evidence. (Only a country: other asked nouns, `哪个型别`, are also relation words, and a relation
+        `所属国家`), ending on a node of that kind, or it reaches a node whose name ends in a specific asked noun
+        (`哪家设计局` -> `克里莫夫设计局`), or a number in the counter asked: the question word is the hop's evidence.
+        (Only a country among relations: other asked nouns, `哪个型别`, are also relation words, and a relation
         spelling them names no extra hop.)"""
         tw = self.analysis.type_word
         if i != len(chain.edges) - 1 or not chain.edges[i].forward:
             return False
         if tw in COUNTRY_TYPE_WORDS and tw in normalize_text(chain.edges[i].relation):
+            return self._kind(chain) > 0
+        # so does a last hop to a node whose own name ends in the asked noun (`哪家设计局` -> `克里莫夫设计局`,
+        # `哪几个方面军` -> `草原方面军`): the question word names what the hop reaches — a specific kind only
+        # (two-character heads such as `公司`, `海军` end too many names to say which hop was meant)
+        if len(tw) >= SPECIFIC_KIND_CHARS and normalize_text(self.index.name(chain.end)).endswith(tw):
             return self._kind(chain) > 0
         # so does a number in the very counter a how-many question asks (`几枚` -> `单箱装载数量 1枚`)
         counter = self.analysis.measure_word
