@@ -1,0 +1,100 @@
+"""The reasoner on the blind held-out sets: CCKS-format data written by helpers who read no code
+(`benchmarks/data/extract_holdout_*`: documents, the KG an annotator would extract, 24 questions each).
+
+    .venv/bin/python benchmarks/bench_holdouts.py                        # every set, given KGs, --llm none
+    .venv/bin/python benchmarks/bench_holdouts.py --sets c d e --relations learned
+
+For each set it prints the official mean (spec 000 §3, `kgreason score`'s scorer) overall and per level, the
+component means and the share of answers right, beside the set's *first run*: the score of the version of its day
+before any fix its failures suggested — the held-out figure; the figures after are development figures, since each
+set's failures then guided general fixes. Last, the mean over the sets and over all their questions. The figures are
+pinned in `tests/reason/test_golden_scores.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgreason.commands.run import load_learned_relations
+from kgreason.data.loader import load_dataset
+from kgreason.eval.official import score_records
+from kgreason.reason.reasoner import Reasoner
+from kgreason.retrieve.base import RelationScorer
+from kgreason.retrieve.embedder import load_e5_embedder
+
+DATA = Path(__file__).resolve().parent / "data"
+# set -> (official mean of its first run, the commit that ran it): recorded when each set was written
+FIRST_RUNS: dict[str, tuple[float, str]] = {
+    "a": (0.7959, "eecab30"),
+    "b": (0.8516, "eecab30"),
+    "c": (0.6560, "1675928"),
+    "d": (0.5885, "85f16c9"),
+    "e": (0.7179, "0f1f0c1"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SetScore:
+    name: str
+    questions: int
+    mean: float
+    levels: dict[str, float]
+    components: dict[str, float]
+    right: int
+
+
+def score_set(root: Path, relations: RelationScorer | None) -> SetScore:
+    dataset, _ = load_dataset(root, check_gold=False)
+    if dataset.gold is None:
+        raise SystemExit(f"{root}: no qa_answer.json")
+    reasoner = Reasoner(dataset, relations=relations)
+    records = {q.query_id: reasoner.answer(q).record for q in dataset.questions}
+    report = score_records(records, dataset.gold)
+    right = sum(
+        sorted(records[qid].answers) == sorted(gold.answers) for qid, gold in dataset.gold.items() if qid in records
+    )
+    levels = {lvl: report.by_level[lvl].mean for lvl in ("L1", "L2", "L3") if lvl in report.by_level}
+    components = {k: report.overall.metrics[k] for k in ("answer", "evidence", "reasoning", "constraint")}
+    return SetScore(root.name, len(dataset.questions), report.mean, levels, components, right)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sets", nargs="*", default=sorted(FIRST_RUNS), help="set letters (default: all)")
+    ap.add_argument("--relations", choices=("none", "learned"), default="none", help="question-relation matcher")
+    args = ap.parse_args(argv)
+    relations = load_learned_relations(load_e5_embedder()) if args.relations == "learned" else None
+    scores: list[SetScore] = []
+    print(f"blind held-out sets, given KGs, --llm none --relations {args.relations}")
+    for letter in args.sets:
+        root = DATA / f"extract_holdout_{letter}"
+        if not root.is_dir():
+            print(f"{root}: not found", file=sys.stderr)
+            return 2
+        s = score_set(root, relations)
+        scores.append(s)
+        first = FIRST_RUNS.get(letter)
+        first_text = f"first run {first[0]:.4f} ({first[1]})" if first else "first run not recorded"
+        levels = " ".join(f"{lvl} {v:.4f}" for lvl, v in s.levels.items())
+        parts = " ".join(f"{k[0].upper()} {v:.3f}" for k, v in s.components.items())
+        print(
+            f"  {s.name}: {s.mean:.4f} | {levels} | {parts} | right {s.right}/{s.questions} | {first_text}",
+            flush=True,
+        )
+    if len(scores) > 1:
+        n = sum(s.questions for s in scores)
+        per_question = sum(s.mean * s.questions for s in scores) / n
+        per_set = sum(s.mean for s in scores) / len(scores)
+        right = sum(s.right for s in scores)
+        firsts = [FIRST_RUNS[s.name[-1]][0] for s in scores if s.name[-1] in FIRST_RUNS]
+        first_mean = f"; first runs' mean {sum(firsts) / len(firsts):.4f}" if len(firsts) == len(scores) else ""
+        print(f"  mean over {len(scores)} sets {per_set:.4f}, over {n} questions {per_question:.4f}, right {right}/{n}"
+              f"{first_mean}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
