@@ -183,8 +183,12 @@ ROWS: list[tuple[str, str, str, str, str]] = [
 DOCUMENT = "青岚号2010年3月1日下水，2012年8月1日入列，由东湾船厂建造。白沙号由北湾船厂建造，有96单元垂直发射单元。"
 
 
+def _triples(rows: list[tuple[str, str, str, str, str]]) -> tuple[KGTriple, ...]:
+    return tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(rows, start=1))
+
+
 def kg() -> tuple[KGTriple, ...]:
-    return tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(ROWS, start=1))
+    return _triples(ROWS)
 
 
 def answer(question: str, level: str = "L2", conventions: Conventions | None = None) -> AnswerRecord:
@@ -1003,12 +1007,16 @@ PHRASE_ROWS: list[tuple[str, str, str, str, str]] = [
 ]
 
 
-def _answer_on(rows: list[tuple[str, str, str, str, str]], question: str) -> AnswerRecord:
-    triples = tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(rows, start=1))
-    ds = Dataset("memory", {"doc_01": Document("doc_01", "")}, {"doc_01": triples},
-                 (Question("doc_01_001", "doc_01", question, "L2"),))  # fmt: skip
+def _dataset(rows: list[tuple[str, str, str, str, str]], question: str, level: str = "L2") -> Dataset:
+    """A one-document dataset over `rows` (an invented KG of its own) asking `question`."""
+    return Dataset("memory", {"doc_01": Document("doc_01", "")}, {"doc_01": _triples(rows)},
+                   (Question("doc_01_001", "doc_01", question, level),))  # type: ignore[arg-type]  # fmt: skip
+
+
+def _answer_on(rows: list[tuple[str, str, str, str, str]], question: str, level: str = "L2") -> AnswerRecord:
+    ds = _dataset(rows, question, level)
     rec = Reasoner(ds).answer(ds.questions[0]).record
-    verify_path(rec.main_path, KGIndex("doc_01", triples), question)
+    verify_path(rec.main_path, KGIndex("doc_01", ds.kgs["doc_01"]), question)
     return rec
 
 
@@ -1023,14 +1031,8 @@ def test_the_asked_noun_phrase_ends_in_its_head_and_its_words_describe_it() -> N
 
 
 def _analysis_on(rows: list[tuple[str, str, str, str, str]], question: str) -> Analysis:
-    from kgreason.reason.analysis import analyze
-    from kgreason.reason.link import NameTable, link_mentions
-    from kgreason.reason.textmap import map_text
-
-    triples = tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(rows, start=1))
-    index = KGIndex("doc_01", triples)
-    mapped = map_text(question)
-    return analyze(question, mapped, link_mentions(NameTable(index), mapped), index)
+    ds = _dataset(rows, question)
+    return Reasoner(ds).analyse(ds.questions[0])[1]
 
 
 COMPANY_ROWS: list[tuple[str, str, str, str, str]] = [
@@ -1079,10 +1081,7 @@ NAMED_ROWS: list[tuple[str, str, str, str, str]] = [
 
 
 def _one_fact(question: str) -> AnswerRecord:
-    triples = tuple(KGTriple(f"t{i:02d}", s, st, r, o, ot) for i, (s, st, r, o, ot) in enumerate(NAMED_ROWS, 1))
-    ds = Dataset("memory", {"doc_01": Document("doc_01", "")}, {"doc_01": triples},
-                 (Question("doc_01_001", "doc_01", question, "L1"),))  # fmt: skip
-    return Reasoner(ds).answer(ds.questions[0]).record
+    return _answer_on(NAMED_ROWS, question, "L1")
 
 
 def test_a_name_then_another_name_then_its_kind_all_describe_the_node() -> None:
