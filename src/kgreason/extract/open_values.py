@@ -142,11 +142,11 @@ def attributed(
                 continue
         if v.type != TIME_TYPE and text[v.end : hi].strip():
             continue
-        # the owner begins the value's clause, or the one before when the value's has no name (the topic goes on:
-        # `奥地利空军订购15架，2007年开始接收`); a name inside a clause may be cut from a longer one (`阿曼皇家空军`)
-        # the topic goes on only into a clause without a subject of its own: no name, no `的` phrase, only the
-        # value's own relation words before it (`全长153.8米`, not `但双方的合作于1982年破裂`)
-        lead = text[lo : v.start].strip(_LINKING + " ")
+        # the owner begins the value's clause (a name inside it may be cut from a longer one: `阿曼皇家空军`), or the
+        # clause before, whose topic goes on only into a clause without a subject of its own: no name, no `的`
+        # phrase, only the value's own relation words before it (`奥地利空军订购15架，2007年开始接收`, `全长153.8米`;
+        # not `但双方的合作于1982年破裂`)
+        lead = _relation(text[lo : v.start])
         subjectless = not any(lo <= a and b <= v.start for a, b, _ in mentions) and _RELATIVE not in lead
         owner = _opening(mentions, text, lo, v.start) or (
             _opening(mentions, text, *clauses[k - 1]) if k and subjectless and len(lead) <= MAX_RELATION_WORDS else None
@@ -154,14 +154,13 @@ def attributed(
         if owner is None:
             continue
         end, name = owner
-        between = _relation(text[max(end, lo) : v.start])
+        words = _relation(text[max(end, lo) : v.start])  # between the owner and the value
         if v.type == TIME_TYPE:
             verb = _relation(text[v.end : after[0][0] if after else hi])
-            relation = _dated(verb or between) if (verb or between) else ""
             if verb and not _fits(verb):
                 continue
-        else:
-            relation = between
-        if relation and _fits(relation.removesuffix(_DATE_RELATION_SUFFIX) or relation):
+            words = verb or words
+        if words and _fits(words.removesuffix(_DATE_RELATION_SUFFIX) or words):
+            relation = _dated(words) if v.type == TIME_TYPE else words
             out.append(RawTriple(sentence.index, name, relation, v.text))
     return out

@@ -221,12 +221,12 @@ def _attribute_open_values(
     """The triples of the window's dates and quantities that no triple holds, attributed by the program
     (`extract/open_values.py`), grounded like the model's."""
     out: list[Grounded] = []
+    known = [*earlier, *found]
     for s in window.sentences:
         cited = [g for g in found if g.sentence.index == s.index]
         still_open = open_values(s.text, values.get(s.index, []), cited)
         if not still_open:
             continue
-        known = [*earlier, *found]
         alone = window_of(window.doc_id, window.title, (s,))
         for raw in attributed(s, still_open, name_candidates(s, cited, known), topic_before(s, known)):
             g = _ground_in_window(raw, alone, values, content, stats)

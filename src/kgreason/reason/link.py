@@ -534,13 +534,13 @@ def _gapped(table: NameTable, q: MappedText) -> list[Mention]:
     return out
 
 
-def _elided(table: NameTable, q: MappedText, exact: list[Mention]) -> list[Mention]:
+def _elided(table: NameTable, q: MappedText, found: list[Mention]) -> list[Mention]:
     """Names the question spells as their start and their end, the middle left out (`波兰伞兵旅`); see the module
-    doc. Not a node that a name linked exactly at the same place already is, or has as another name (`勒克莱尔坦克`
-    is `勒克莱尔` and its kind, and `勒克莱尔` is `勒克莱尔主战坦克`'s short name)."""
+    doc. Not a node that a link `found` at the same place already is, or has as another name (`勒克莱尔坦克` is
+    `勒克莱尔` and its kind, and `勒克莱尔` is `勒克莱尔主战坦克`'s short name)."""
     nq = q.norm
     out: list[Mention] = []
-    named = {(m.start, k) for m in exact for k in table.alias_group(m.key)}
+    named = {(m.start, k) for m in found for k in table.alias_group(m.key)}
     for i, ch in enumerate(nq):
         for key in table.by_first.get(ch, ()):
             name = table.names[key]

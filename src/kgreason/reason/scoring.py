@@ -449,28 +449,22 @@ class ChainScorer:
                     range(at, at + len(piece))
                 )
 
-    def _hop(self, e: Edge) -> tuple[frozenset[int], float, bool]:
+    def _hop(self, e: Edge, unnamed: frozenset[int] = frozenset()) -> tuple[frozenset[int], float, bool]:
         """(positions covered, hop score, weak) of one edge: a hop is supported by a relation word, or by the
-        question naming (part of) the node it reaches (`所用的发动机` -> `F135涡扇发动机`)."""
+        question naming (part of) the node it reaches (`所用的发动机` -> `F135涡扇发动机`) — except at the positions
+        `unnamed`, which only a relation word covers (cached for the common case, none)."""
         key = id(e)
-        got = self._hops.get(key)
+        got = self._hops.get(key) if not unnamed else None
         if got is None:
             m = hop_match(e, self._residual)
             reached = node_match(self.index, e.dst, self._residual) if e.dst not in self._mentions else frozenset({-1})
+            reached -= unnamed
             covered = m.covered | (reached - {-1})
             named = max(m.score, self._learned(e.relation))
             got = (covered, max(named, NODE_SUPPORT if reached else 0.0), named < SUPPORTED_HOP and not reached)
-            self._hops[key] = got
+            if not unnamed:
+                self._hops[key] = got
         return got
-
-    def _without_start_words(self, e: Edge, start_words: frozenset[int]) -> tuple[frozenset[int], float, bool]:
-        """`_hop(e)` with the node's name no evidence for the words of the chain's start name."""
-        m = hop_match(e, self._residual)
-        reached = node_match(self.index, e.dst, self._residual) if e.dst not in self._mentions else frozenset({-1})
-        reached = frozenset(p for p in reached if p not in start_words)
-        covered = m.covered | (reached - {-1})
-        named = max(m.score, self._learned(e.relation))
-        return covered, max(named, NODE_SUPPORT if reached else 0.0), named < SUPPORTED_HOP and not reached
 
     def _kind_named(self, key: str) -> frozenset[int]:
         """Positions of the residual that a kind the KG states of the node spells (its category values)."""
@@ -522,7 +516,7 @@ class ChainScorer:
         # so does a last hop to a node whose own name ends in the asked noun (`哪家设计局` -> `克里莫夫设计局`,
         # `哪几个方面军` -> `草原方面军`): the question word names what the hop reaches — a specific kind only
         # (two-character heads such as `公司`, `海军` end too many names to say which hop was meant)
-        if len(tw) >= SPECIFIC_KIND_CHARS and normalize_text(self.index.name(chain.end)).endswith(tw):
+        if len(tw) >= SPECIFIC_KIND_CHARS and chain.end.endswith(tw):
             return self._kind(chain) > 0
         # so does a number in the very counter a how-many question asks (`几枚` -> `单箱装载数量 1枚`)
         counter = self.analysis.measure_word
@@ -576,7 +570,7 @@ class ChainScorer:
             if start_words and hop_covered & start_words and _designation_of(chain.start, e.dst):
                 # a variant whose designation continues the start's (`米格-29` -> `米格-29UB`) is not described by
                 # the words that name the start: only a relation that spells them is evidence for the hop
-                hop_covered, hop_score, hop_weak = self._without_start_words(e, start_words)
+                hop_covered, hop_score, hop_weak = self._hop(e, start_words)
             if i < len(chain.edges) - 1 and hop_score < NODE_SUPPORT and (described := self._kind_named(e.dst)):
                 # a bridge the question describes by a kind the KG states of it (`击沉X的潜艇…隶属于哪支海军`
                 # passes 征服者号, 类型 核潜艇)
