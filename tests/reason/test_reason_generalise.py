@@ -1136,3 +1136,23 @@ def test_a_last_hop_to_a_node_named_by_a_specific_asked_noun_is_supported() -> N
         ("雷隼-9", "装备", "首飞时间", "1977年10月6日", "时间"),
     ]
     assert _answer_on(rows, "雷隼-9用的涡扇发动机出自哪家设计局？").answers == ("北风设计局",)
+
+
+def test_a_count_word_inside_a_threshold_filters_and_does_not_ask_how_many() -> None:
+    # `订购数量超过20架的…有哪些`: `数量` belongs to the threshold on each member; the question asks which members
+    rows = [
+        ("雷隼-9", "装备", "出口用户", "甲国空军", "组织"),
+        ("雷隼-9", "装备", "出口用户", "乙国空军", "组织"),
+        ("雷隼-9", "装备", "出口用户", "丙国空军", "组织"),
+        ("甲国空军", "组织", "订购数量", "28架", "数值"),
+        ("乙国空军", "组织", "订购数量", "12架", "数值"),
+        ("丙国空军", "组织", "订购数量", "40架", "数值"),
+        ("甲国空军", "组织", "接收时间", "2021年", "时间"),
+        ("乙国空军", "组织", "接收时间", "2019年", "时间"),
+        ("丙国空军", "组织", "接收时间", "2008年", "时间"),
+    ]
+    both = "2015年以后才开始接收雷隼-9、且订购数量超过20架的出口用户有哪些？"
+    assert _answer_on(rows, both, "L3").answers == ("甲国空军",)
+    assert set(_answer_on(rows, "订购数量超过20架的雷隼-9出口用户有哪些？", "L3").answers) == {"甲国空军", "丙国空军"}
+    # a count asked outside the threshold still counts
+    assert _answer_on(rows, "订购数量超过20架的雷隼-9出口用户有几个？", "L3").answers == ("2",)

@@ -243,14 +243,20 @@ def _counts(pattern: str, nq: str) -> bool:
 
 
 def _form(
-    nq: str, comparative: tuple[str, str, int, int, tuple[str, ...]] | None
+    nq: str,
+    comparative: tuple[str, str, int, int, tuple[str, ...]] | None,
+    thresholds: Sequence[tuple[int, int]] = (),
 ) -> tuple[Form, tuple[str, str] | None]:
-    """`detect_form` given the question's which-of comparison (`_comparative`), found once by the caller."""
+    """`detect_form` given the question's which-of comparison (`_comparative`), found once by the caller.
+
+    A count word inside a threshold (`thresholds`, the spans of `订购数量超过20架`) filters the answers; it does not
+    ask how many."""
     if _is_yes_no(nq):
         return "bool", None
     if comparative is not None:
         return "choice", comparative[:2]
-    if any(_counts(p, nq) for p in COUNT_PATTERNS):
+    unfiltered = "".join("，" if any(a <= i < b for a, b in thresholds) else c for i, c in enumerate(nq))
+    if any(_counts(p, unfiltered) for p in COUNT_PATTERNS):
         return "count", None
     if any(re.search(p, nq) for p in TIME_QUESTION_PATTERNS):
         return "time", None
@@ -1060,7 +1066,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     # `歼-20的气动布局是什么`: a weak link that spells a relation name of the KG exactly is that relation, not a name
     kept = [m for m in kept if m.how in ("exact", "core", "group") or nq[m.start : m.end] not in index.relation_names]
     comp_found = _comparative(nq, kept, q)
-    form, comparative = _form(nq, comp_found)
+    form, comparative = _form(nq, comp_found, [(n.start, n.end) for n in numerics])
     comp_full = comp_found if form == "choice" else None
     compared_relations: tuple[str, str] | None = None
     if form == "bool" and (than := _than_comparison(nq, kept)) is not None:
