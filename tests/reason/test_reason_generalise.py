@@ -1156,3 +1156,22 @@ def test_a_count_word_inside_a_threshold_filters_and_does_not_ask_how_many() -> 
     assert set(_answer_on(rows, "订购数量超过20架的雷隼-9出口用户有哪些？", "L3").answers) == {"甲国空军", "丙国空军"}
     # a count asked outside the threshold still counts
     assert _answer_on(rows, "订购数量超过20架的雷隼-9出口用户有几个？", "L3").answers == ("2",)
+
+
+def test_a_threshold_filters_a_group_by_the_members_own_values() -> None:
+    # `…成员国里，派兵不少于1万人的`: the attribute is `派兵` (not across the comma), the KG says it of some members
+    # (`派出兵力`); the exercise's own `参演兵力` does not speak for the others, which are not shown to pass
+    rows = [
+        ("金鹰-2030", "事件", "参演国家", "甲国", "国家"),
+        ("金鹰-2030", "事件", "参演国家", "乙国", "国家"),
+        ("金鹰-2030", "事件", "参演国家", "丙国", "国家"),
+        ("金鹰-2030", "事件", "参演国家", "丁国", "国家"),
+        ("金鹰-2030", "事件", "参演兵力", "5万人", "数值"),
+        ("甲国", "国家", "派出兵力", "1.4万人", "数值"),
+        ("乙国", "国家", "派出兵力", "0.6万人", "数值"),
+        ("丙国", "国家", "派出兵力", "1万人", "数值"),
+    ]
+    got = _answer_on(rows, "参加金鹰-2030的国家里，派兵不少于1万人的有哪些？", "L3")
+    assert set(got.answers) == {"甲国", "丙国"}
+    assert got.constraints == {"numeric": "派兵不少于1万人"}
+    assert ("5万人", "数值不小于", "1万人") not in got.main_path

@@ -775,10 +775,16 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
             for stop in ("的", "且", "并", "和", "是"):
                 attribute = attribute.split(stop)[-1]
         start = len(stem) - len(attribute) if attribute else cstart
+        # nor across a clause break normalising dropped (`成员国里，派兵不少于1万人`: the attribute is `派兵`)
+        if breaks := [k for k in range(start + 1, len(stem)) if _CLAUSE_BREAK.search(q.gap(k, k))]:
+            start = breaks[-1]
+            attribute = stem[start:]
         end = ne + len(suffix)
         out.append(NumericThreshold(q.verbatim(start, end), attribute, relation, text, value, start, end))
     return out
 
+
+_CLAUSE_BREAK = re.compile(r"[，,；;：:。！？!?]")
 
 # (`编号为2001`: an equality names an identifier, which the question links; only an inequality makes a threshold)
 _COMPARED_NUMBER = re.compile(

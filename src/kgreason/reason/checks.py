@@ -256,6 +256,10 @@ def check_numeric(index: KGIndex, chain: Chain, t: NumericThreshold) -> Check:
             best = (key, bridge, e, q)
     if best is None:
         return Check("numeric", "numeric", t.text, None, note="no value of that dimension")
+    if attribute and best[0][0] == 0.0 and any(relation_match(r, attribute).score > 0 for r in index.relations):
+        # `派兵不少于1万人`: the KG states what the words name (`派出兵力`), just not here; another value of the
+        # dimension nearby (the exercise's `参演兵力`) does not speak for this node
+        return Check("numeric", "numeric", t.text, None, note="no value of that attribute")
     _, bridge, edge, q = best
     holds = bool(compare_quantities(t.relation, q, t.quantity))
     value_name = edge.triple.obj

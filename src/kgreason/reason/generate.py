@@ -298,8 +298,11 @@ def _member_candidates(
         sc = known.get(m.edges) or scorer.score(m, best.score.external)
         rows.append((m, sc, run_checks(index, m, analysis, starts, cfg.entity_checks)))
     rows = _judged_on_members(index, _start_judged_on_members(index, analysis, rows))
-    passing = [r for r in rows if not any(c.ok is False for c in r[2])]
     form = analysis.form
+    # a threshold shown to hold for some members filters the set: a member with no value under its words is not
+    # shown to pass it (`派兵不少于1万人` of the countries taking part, only some of which the KG gives a force)
+    shown = {c.value for r in rows for c in r[2] if c.kind == "numeric" and c.ok} if form in ("set", "count") else set()
+    passing = [r for r in rows if not any(c.ok is False or (c.ok is None and c.value in shown) for c in r[2])]
     if form == "set" and analysis.order is not None and len(passing or rows) > 1:
         # `…中沉没时间最晚的是哪几艘`: every member at the extreme (ties included) is the answer
         ordered = _order_candidate(index, analysis, cfg, passing or rows, ties=True)
