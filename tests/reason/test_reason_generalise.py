@@ -1175,3 +1175,25 @@ def test_a_threshold_filters_a_group_by_the_members_own_values() -> None:
     assert set(got.answers) == {"甲国", "丙国"}
     assert got.constraints == {"numeric": "派兵不少于1万人"}
     assert ("5万人", "数值不小于", "1万人") not in got.main_path
+
+
+def test_coordinated_predicates_and_a_compound_counter_make_one_threshold() -> None:
+    # `由甲国空军使用、出动超过1000架次的`: the threshold's words are `出动` (after the `、`), its unit `架次` (sorties,
+    # not `架` and a stray `次`); `使用` stays a relation word of the chain
+    rows = [
+        ("风暴行动", "作战行动", "使用装备", "甲-1攻击机", "装备"),
+        ("风暴行动", "作战行动", "使用装备", "乙-2战斗机", "装备"),
+        ("风暴行动", "作战行动", "使用装备", "丙-3攻击机", "装备"),
+        ("风暴行动", "作战行动", "空中作战指挥官", "赵将军", "人物"),
+        ("赵将军", "人物", "隶属于", "甲国空军", "组织"),
+        ("甲-1攻击机", "装备", "使用方", "甲国空军", "组织"),
+        ("乙-2战斗机", "装备", "使用方", "甲国空军", "组织"),
+        ("丙-3攻击机", "装备", "使用方", "甲国海军", "组织"),
+        ("甲-1攻击机", "装备", "出动架次", "8100架次", "数值"),
+        ("乙-2战斗机", "装备", "出动架次", "900架次", "数值"),
+        ("丙-3攻击机", "装备", "出动架次", "3300架次", "数值"),
+    ]
+    got = _answer_on(rows, "风暴行动中，由甲国空军使用、出动超过1000架次的飞机有哪些？", "L3")
+    assert got.answers == ("甲-1攻击机",)
+    assert ("8100架次", "数值大于", "1000架次") in got.main_path
+    assert got.constraints["numeric"] == "出动超过1000架次"

@@ -101,6 +101,9 @@ def _units() -> dict[str, Unit]:
         "型",
     ):
         table[counter] = Unit(f"count:{counter}", 1.0)
+    # compound counters, a counter times an occasion (sorties: `1270架次`), count what neither part does alone
+    for compound in ("架次", "人次", "艘次", "车次"):
+        table[compound] = Unit(f"count:{compound}", 1.0)
     table["人"] = Unit("count:人", 1.0)
     table["名"] = Unit("count:人", 1.0)
     table["名人员"] = Unit("count:人", 1.0)

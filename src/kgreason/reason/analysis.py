@@ -775,7 +775,8 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
             for stop in ("的", "且", "并", "和", "是"):
                 attribute = attribute.split(stop)[-1]
         start = len(stem) - len(attribute) if attribute else cstart
-        # nor across a clause break normalising dropped (`成员国里，派兵不少于1万人`: the attribute is `派兵`)
+        # nor across a clause break normalising dropped (`成员国里，派兵不少于1万人`: the attribute is `派兵`;
+        # `使用、出动超过1000架次`: `出动`)
         if breaks := [k for k in range(start + 1, len(stem)) if _CLAUSE_BREAK.search(q.gap(k, k))]:
             start = breaks[-1]
             attribute = stem[start:]
@@ -784,7 +785,7 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
     return out
 
 
-_CLAUSE_BREAK = re.compile(r"[，,；;：:。！？!?]")
+_CLAUSE_BREAK = re.compile(r"[，,、；;：:。！？!?]")
 
 # (`编号为2001`: an equality names an identifier, which the question links; only an inequality makes a threshold)
 _COMPARED_NUMBER = re.compile(
