@@ -1197,3 +1197,21 @@ def test_coordinated_predicates_and_a_compound_counter_make_one_threshold() -> N
     assert got.answers == ("甲-1攻击机",)
     assert ("8100架次", "数值大于", "1000架次") in got.main_path
     assert got.constraints["numeric"] == "出动超过1000架次"
+
+
+def test_after_a_sort_noun_the_head_after_de_is_the_thing_asked() -> None:
+    # `哪种型号的反应堆`: the answer is a reactor (of some model), not the carrier's `类型`, which `型号` spells
+    rows = [
+        ("甲级航空母舰", "装备", "类型", "核动力多用途航空母舰", "类别"),
+        ("甲级航空母舰", "装备", "动力装置", "A9W压水反应堆", "装备"),
+        ("甲级航空母舰", "装备", "反应堆数量", "2座", "数值"),
+        ("甲级航空母舰", "装备", "建造单位", "东湾船厂", "组织"),
+    ]
+    assert _one_fact_on(rows, "甲级航母用的是哪种型号的反应堆？") == ("A9W压水反应堆",)
+    # without a sort noun the words before 的 are asked (`哪个国家的船厂` asks the shipyard's country)
+    rows += [("东湾船厂", "组织", "所属国家", "乙国", "国家")]
+    assert _one_fact_on(rows, "甲级航空母舰出自哪个国家的船厂？", "L2") == ("乙国",)
+
+
+def _one_fact_on(rows: list[tuple[str, str, str, str, str]], question: str, level: str = "L1") -> tuple[str, ...]:
+    return _answer_on(rows, question, level).answers

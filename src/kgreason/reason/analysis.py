@@ -426,6 +426,14 @@ def _type_word(
         at = m.end() + (1 if nq[m.end() : m.end() + 1] in COPULAS else 0)  # `哪些是防空导弹`
         window = nq[at : at + 8]
         rest = re.split(r"[的是在了吗呢，,。？?]", window)[0]
+        if rest[:1] in KIND_MEASURE_WORDS and nq[at + len(rest) : at + len(rest) + 1] == "的":
+            # `哪种型号的反应堆`: after a sort noun (`型号`, `类型`), the head after 的 is the thing asked — a sort
+            # of it (`哪个国家的海军`, `哪支部队发射的导弹` ask the words before 的)
+            head_at = at + len(rest) + 1
+            after = re.split(r"[的是在了吗呢，,。？?]", nq[head_at : head_at + 8])[0]
+            for n in range(len(after), 1, -1):
+                if after[:n] in vocabulary and after[:n] not in relations:
+                    return after[:n], head_at, head_at + n
         for n in range(len(rest), 1, -1):
             # after `哪一型` a relation's name then a superlative is what is said of it (`哪一型首飞时间最晚`), not
             # the kind asked (`哪个舰级` is)
