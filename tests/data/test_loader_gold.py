@@ -118,6 +118,11 @@ def test_yes_no_and_count_answers() -> None:
     assert ok == []
     bad = check("歼-20的最大航程是否超过3000公里？", answer_type="布尔", answers=("对",), main_path=path)
     assert messages(bad) == ['error answers: a yes/no answer must be ["是"] or ["否"], got ["对"]']
+    # the spec's own word for the type, `布尔值`, is the yes/no type too: a warning, not an error on the answer
+    spec_word = check("歼-20的最大航程是否超过3000公里？", answer_type="布尔值", answers=("是",), main_path=path)
+    assert messages(spec_word) == [
+        "warning answer_type: answer_type '布尔值' is read as the yes/no type; the conventions write '布尔'"
+    ]
 
     carriers = (("辽宁舰", "舰载机", "歼-15"), ("辽宁舰", "舰载机", "直-18"))
     assert check("辽宁舰有几种舰载机？", answer_type="数值", answers=("2",), main_path=carriers) == []

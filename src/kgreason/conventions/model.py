@@ -164,6 +164,11 @@ class Conventions:
         return self.operator_of(name) is not None
 
     # ---------------------------------------------------------------------------------------------- answers
+    def is_boolean_type(self, answer_type: str) -> bool:
+        """The yes/no answer type, or a longer word for it (`布尔值`, the spec's own word, for `布尔`)."""
+        t = answer_type.strip()
+        return bool(t) and t.startswith(self.boolean_type)
+
     def yes_no(self, value: bool) -> str:
         """The answer word for a yes/no question (`是` / `否` by default)."""
         return self.yes if value else self.no

@@ -256,6 +256,9 @@ def _check_answer_type(item: AnswerRecord, ctx: GoldContext) -> list[Problem]:
     answer_type = item.answer_type.strip()
     if not answer_type or answer_type in (conv.boolean_type, conv.number_type) or conv.is_set_type(answer_type):
         return []
+    if conv.is_boolean_type(answer_type):
+        message = f"answer_type {answer_type!r} is read as the yes/no type; the conventions write {conv.boolean_type!r}"
+        return [Problem(ctx.file, message, ctx.label, "answer_type", "warning")]
     if answer_type in ctx.kg.node_types:
         return []
     suffix = conv.set_types.suffix
@@ -280,7 +283,7 @@ def _check_answers(item: AnswerRecord, ctx: GoldContext) -> list[Problem]:
         return [Problem(ctx.file, "no answers; at least one is required", ctx.label, "answers")]
     if any(not a.strip() for a in item.answers):
         return [Problem(ctx.file, "an answer is empty", ctx.label, "answers")]
-    if item.answer_type.strip() == conv.boolean_type:
+    if conv.is_boolean_type(item.answer_type):
         if len(item.answers) != 1 or item.answers[0].strip() not in (conv.yes, conv.no):
             shown = format_triple(item.answers)
             message = f'a yes/no answer must be ["{conv.yes}"] or ["{conv.no}"], got {shown}'
