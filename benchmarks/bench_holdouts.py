@@ -33,6 +33,8 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     "c": (0.6560, "1675928"),
     "d": (0.5885, "85f16c9"),
     "e": (0.7179, "0f1f0c1"),
+    "f": (0.7300, "c3fcd38"),  # the same with 9a1bd35, run the same hour
+    "g": (0.6367, "c3fcd38"),  # the same with 9a1bd35
 }
 
 
