@@ -1215,3 +1215,17 @@ def test_after_a_sort_noun_the_head_after_de_is_the_thing_asked() -> None:
 
 def _one_fact_on(rows: list[tuple[str, str, str, str, str]], question: str, level: str = "L1") -> tuple[str, ...]:
     return _answer_on(rows, question, level).answers
+
+
+def test_a_last_name_that_begins_the_names_of_its_own_events_names_the_thing() -> None:
+    # `杜鲁门号` ends `哈里·S·杜鲁门号` and begins two event names; the events involve the ship, so they are named after
+    # it and the words name the ship
+    rows = [
+        ("哈里·S·杜鲁门号", "装备", "舷号", "CVN-95", "编号"),
+        ("哈里·S·杜鲁门号", "装备", "服役时间", "1998年7月25日", "时间"),
+        ("杜鲁门号撞船事故", "事件", "涉事舰艇", "哈里·S·杜鲁门号", "装备"),
+        ("杜鲁门号撞船事故", "事件", "发生时间", "2025年2月12日", "时间"),
+        ("杜鲁门号误击事件", "事件", "涉事舰艇", "哈里·S·杜鲁门号", "装备"),
+        ("杜鲁门号误击事件", "事件", "发生时间", "2024年12月22日", "时间"),
+    ]
+    assert _one_fact_on(rows, "杜鲁门号的舷号是多少？") == ("CVN-95",)

@@ -5,7 +5,9 @@ longest, most specific matches win and a shorter name inside an accepted longer 
 `F-35A`). Names with a bracketed part also match without it (`辽宁舰（16）` ~ `辽宁舰`). Weaker kinds of link catch
 names the question shortens or rewords:
 - partial: the question spells the start of a name, or most of it (`大黄蜂号` -> `大黄蜂号航空母舰`,
-  `考艾岛附近海域` -> `夏威夷考艾岛附近海域`), or a transliterated name's last part (`罗彻福特` -> `约瑟夫·罗彻福特`);
+  `考艾岛附近海域` -> `夏威夷考艾岛附近海域`), or a transliterated name's last part (`罗彻福特` -> `约瑟夫·罗彻福特`) —
+  which wins over the names it begins when their nodes connect to it (`杜鲁门号` -> `哈里·S·杜鲁门号`, not
+  `杜鲁门号撞船事故`: events named after the ship);
 - fuzzy: most of a name's character bigrams occur close together (`中途岛的作战计划` -> `中途岛作战计划`);
 - group: a word the question quotes, with the noun after it, inside a few longer names (`“飞鱼”导弹` ->
   `AM39飞鱼导弹` and `MM38飞鱼导弹`); all of them link, and the words stay for relation matching (the same kind of
@@ -131,6 +133,7 @@ class NameTable:
         # short numbers (`105`) are no names by themselves, but they are when the question says whose they are
         self.short_numbers: dict[str, set[str]] = defaultdict(set)  # number -> normalised relations reaching it
         inner: dict[str, set[str]] = defaultdict(set)
+        surnames: dict[str, set[str]] = defaultdict(set)  # a transliterated name's last part -> node keys
         for key, node in index.nodes.items():
             if node.kind == "text":
                 continue
@@ -165,6 +168,7 @@ class NameTable:
             # `约瑟夫·罗彻福特`: a transliterated name is called by its last part alone (the family name)
             if len(last := normalize_text(surname(node.name))) >= PARTIAL_MIN_CHARS:
                 inner[last].add(key)
+                surnames[last].add(key)
                 self.part_lengths.add(len(last))
             if n >= FUZZY_MIN_NAME_CHARS:
                 for bg in set(_bigrams(name)):
@@ -177,6 +181,12 @@ class NameTable:
         for part, keys in inner.items():
             if len(keys) == 1 and part not in self.parts:
                 self.parts[part].extend(keys)
+        # `杜鲁门号` begins `杜鲁门号撞船事故` and `杜鲁门号误击事件` and ends `哈里·S·杜鲁门号`: names that begin
+        # with a node's last part and whose nodes connect to it are named after it, so the part names that node
+        for part, keys in surnames.items():
+            starting = [k for k in self.parts.get(part, ()) if k not in keys]
+            if len(keys) == 1 and starting and all(_adjacent(index, k, keys) for k in starting):
+                self.parts[part] = sorted(keys)
         # `美国航母` with only `美国海军` in the KG: the first two characters of a side's name (a node things belong
         # to: `X 隶属于 美国海军`) that begin no other name of the KG stand for that side
         starts: dict[str, set[str]] = defaultdict(set)
@@ -374,6 +384,10 @@ def _select(cands: list[Mention]) -> list[Mention]:
             continue
         taken.append(m)
     return taken
+
+
+def _adjacent(index: KGIndex, key: str, others: set[str]) -> bool:
+    return any(e.dst in others for e in index.edges(key))
 
 
 def _partial(table: NameTable, q: MappedText) -> list[Mention]:
