@@ -1229,3 +1229,14 @@ def test_a_last_name_that_begins_the_names_of_its_own_events_names_the_thing() -
         ("杜鲁门号误击事件", "事件", "发生时间", "2024年12月22日", "时间"),
     ]
     assert _one_fact_on(rows, "杜鲁门号的舷号是多少？") == ("CVN-95",)
+
+
+def test_a_persons_two_character_last_name_names_the_person() -> None:
+    # `普勒上校`: `普勒` is the last part of `刘易斯·普勒`, a person; the one-fact question asks of him
+    rows = [
+        ("陆战9团", "部队", "团长", "刘易斯·普勒", "人物"),
+        ("刘易斯·普勒", "人物", "绰号", "胸膛", "名称"),
+        ("刘易斯·普勒", "人物", "军衔", "上校", "军衔"),
+        ("陆战9团", "部队", "登陆地点", "蓝滩", "地点"),
+    ]
+    assert _one_fact_on(rows, "陆战9团团长普勒上校的外号叫什么？") == ("胸膛",)

@@ -5,9 +5,9 @@ longest, most specific matches win and a shorter name inside an accepted longer 
 `F-35A`). Names with a bracketed part also match without it (`辽宁舰（16）` ~ `辽宁舰`). Weaker kinds of link catch
 names the question shortens or rewords:
 - partial: the question spells the start of a name, or most of it (`大黄蜂号` -> `大黄蜂号航空母舰`,
-  `考艾岛附近海域` -> `夏威夷考艾岛附近海域`), or a transliterated name's last part (`罗彻福特` -> `约瑟夫·罗彻福特`) —
-  which wins over the names it begins when their nodes connect to it (`杜鲁门号` -> `哈里·S·杜鲁门号`, not
-  `杜鲁门号撞船事故`: events named after the ship);
+  `考艾岛附近海域` -> `夏威夷考艾岛附近海域`), or a transliterated name's last part (`罗彻福特` -> `约瑟夫·罗彻福特`;
+  a person's may be two characters, `普勒`) — which wins over the names it begins when their nodes connect to it
+  (`杜鲁门号` -> `哈里·S·杜鲁门号`, not `杜鲁门号撞船事故`: events named after the ship);
 - fuzzy: most of a name's character bigrams occur close together (`中途岛的作战计划` -> `中途岛作战计划`);
 - group: a word the question quotes, with the noun after it, inside a few longer names (`“飞鱼”导弹` ->
   `AM39飞鱼导弹` and `MM38飞鱼导弹`); all of them link, and the words stay for relation matching (the same kind of
@@ -41,6 +41,7 @@ from kgreason.reason.lexicon import (
     CAMP_RELATION_HINTS,
     INTERROGATIVES,
     NAME_PARTICLES,
+    PERSON_TYPE_HINTS,
     PHRASE_END_CHARS,
     RELATION_SYNONYMS,
 )
@@ -53,6 +54,7 @@ LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "elided", "grou
 
 MIN_NAME_CHARS = 2  # a one-character name would match almost any question
 PARTIAL_MIN_CHARS = 3
+PERSON_SURNAME_MIN_CHARS = 2
 PARTIAL_MIN_SHARE = 0.6  # a part from inside a name must spell this share of it (a start may be shorter)
 FUZZY_MIN_COVERAGE = 0.75
 FUZZY_MIN_NAME_CHARS = 4
@@ -166,7 +168,9 @@ class NameTable:
                     for i in range(1, n - length + 1):
                         inner[name[i : i + length]].add(key)
             # `约瑟夫·罗彻福特`: a transliterated name is called by its last part alone (the family name)
-            if len(last := normalize_text(surname(node.name))) >= PARTIAL_MIN_CHARS:
+            # (a person's may have two characters: `普勒` -> `刘易斯·普勒`)
+            shortest = PERSON_SURNAME_MIN_CHARS if any(h in t for t in node.types for h in PERSON_TYPE_HINTS) else 0
+            if len(last := normalize_text(surname(node.name))) >= (shortest or PARTIAL_MIN_CHARS):
                 inner[last].add(key)
                 surnames[last].add(key)
                 self.part_lengths.add(len(last))
