@@ -1240,3 +1240,18 @@ def test_a_persons_two_character_last_name_names_the_person() -> None:
         ("陆战9团", "部队", "登陆地点", "蓝滩", "地点"),
     ]
     assert _one_fact_on(rows, "陆战9团团长普勒上校的外号叫什么？") == ("胸膛",)
+
+
+def test_stems_listed_with_their_shared_head_said_once_name_each_thing() -> None:
+    # `红石和青木这两个海滩`: `红石海滩` and `青木海滩`, the head said once after the list; compared by casualties
+    rows = [
+        ("北岸登陆", "作战行动", "登陆海滩", "红石海滩", "地点"),
+        ("北岸登陆", "作战行动", "登陆海滩", "青木海滩", "地点"),
+        ("北岸登陆", "作战行动", "登陆海滩", "白沙海滩", "地点"),
+        ("红石海滩", "地点", "伤亡人数", "约197人", "数值"),
+        ("青木海滩", "地点", "伤亡人数", "约2400人", "数值"),
+        ("白沙海滩", "地点", "伤亡人数", "约1000人", "数值"),
+    ]
+    got = _answer_on(rows, "红石和青木这两个海滩，登陆时哪边的伤亡少一些？")
+    assert got.answers == ("红石海滩",)
+    assert ("约197人", "数值小于", "约2400人") in got.main_path

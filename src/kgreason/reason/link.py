@@ -20,6 +20,8 @@ names the question shortens or rewords:
 - gapped: every character of a short name, in order, with at most two characters between them, starting and
   ending on the name's own first and last characters (`侧面弹舱` -> `侧弹舱`): the question says in full what the
   KG abbreviates;
+- listed with a shared head: stems of names ending in one head word, listed and the head said once after them
+  (`犹他和奥马哈这两个海滩` -> `犹他海滩`, `奥马哈海滩`);
 - elided: the start and the end of a longer name, at least two characters each and half of it, with its middle
   left out (`波兰伞兵旅` -> `波兰第1独立伞兵旅`, `中国海军` -> `中国人民解放军海军`): the question shortens it.
 A weaker link must be clearly longer than the exact one it replaces, and none spans the question's own question
@@ -39,6 +41,7 @@ from typing import Literal
 from kgreason.kg.index import KGIndex
 from kgreason.reason.lexicon import (
     CAMP_RELATION_HINTS,
+    COORDINATORS,
     INTERROGATIVES,
     NAME_PARTICLES,
     PERSON_TYPE_HINTS,
@@ -191,6 +194,14 @@ class NameTable:
             starting = [k for k in self.parts.get(part, ()) if k not in keys]
             if len(keys) == 1 and starting and all(_adjacent(index, k, keys) for k in starting):
                 self.parts[part] = sorted(keys)
+        # `犹他海滩`, `奥马哈海滩`: names ending in one head word (of 2-4 characters, after a stem of 2 or more) —
+        # a list of their stems with the head said once after it names each (`犹他和奥马哈这两个海滩`)
+        stems_by_head: dict[str, dict[str, str]] = defaultdict(dict)
+        for key, name in self.names.items():
+            for k in range(2, 5):
+                if len(name) - k >= 2:
+                    stems_by_head[name[-k:]][name[:-k]] = key
+        self.shared_heads = {h: stems for h, stems in stems_by_head.items() if len(stems) >= 2}
         # `美国航母` with only `美国海军` in the KG: the first two characters of a side's name (a node things belong
         # to: `X 隶属于 美国海军`) that begin no other name of the KG stand for that side
         starts: dict[str, set[str]] = defaultdict(set)
@@ -270,6 +281,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         found.extend(_gapped(table, q))
         found.extend(_elided(table, q, found))
         found.extend(_side_starts(table, q))
+        found.extend(_listed_with_head(table, q))
         composed = _composed(table, q, name_hits)
     if not found and not composed:
         # a quoted word names a thing; else a group, not rivals: every node sharing the word is kept (they overlap
@@ -388,6 +400,48 @@ def _select(cands: list[Mention]) -> list[Mention]:
             continue
         taken.append(m)
     return taken
+
+
+LISTED_HEAD_SCORE = 0.9
+# between the last listed stem and the head: a demonstrative, a number, a measure word (`这两个`, `两艘`, `三座`)
+_BEFORE_HEAD = re.compile(r"(?:这|那)?(?:[两二三四五六七八九十几]|\d+)?[个艘架座处条名位支辆款型种]?")
+
+
+def _listed_with_head(table: NameTable, q: MappedText) -> list[Mention]:
+    """Stems of names that share a head word, listed with the head said once after them (`犹他和奥马哈这两个海滩`
+    -> `犹他海滩`, `奥马哈海滩`): each stem links its name, the last one through the head."""
+    nq = q.norm
+    out: list[Mention] = []
+    for head, stems in table.shared_heads.items():
+        for hm in re.finditer(re.escape(head), nq):
+            h = hm.start()
+            listed: list[tuple[int, int, str]] = []
+            ends = [e for e in range(max(0, h - 4), h + 1) if _BEFORE_HEAD.fullmatch(nq[e:h])]
+            end = next((e for e in ends if _stem_ending(nq, e, stems)), -1)
+            while end > 0:
+                stem = _stem_ending(nq, end, stems)
+                if not stem:
+                    break
+                listed.append((end - len(stem), end, stems[stem]))
+                start = end - len(stem)
+                joiner = next((c for c in COORDINATORS if nq[:start].endswith(c)), "")
+                if joiner:
+                    end = start - len(joiner)
+                elif "、" in q.gap(start, start):
+                    end = start
+                else:
+                    break
+            if len({key for _, _, key in listed}) < 2:
+                continue
+            for i, (a, b, key) in enumerate(listed):
+                b = hm.end() if i == 0 else b  # the last stem of the list (found first) takes the head with it
+                out.append(Mention(a, b, q.verbatim(a, b), key, "partial", LISTED_HEAD_SCORE))
+    return out
+
+
+def _stem_ending(nq: str, end: int, stems: dict[str, str]) -> str:
+    """The longest of `stems` that the question spells ending at `end` ("" when none)."""
+    return next((nq[a:end] for a in range(max(0, end - 8), end - 1) if nq[a:end] in stems), "")
 
 
 def _adjacent(index: KGIndex, key: str, others: set[str]) -> bool:
