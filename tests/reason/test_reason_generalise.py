@@ -1255,3 +1255,16 @@ def test_stems_listed_with_their_shared_head_said_once_name_each_thing() -> None
     got = _answer_on(rows, "红石和青木这两个海滩，登陆时哪边的伤亡少一些？")
     assert got.answers == ("红石海滩",)
     assert ("约197人", "数值小于", "约2400人") in got.main_path
+
+
+def test_a_word_that_ends_several_names_is_a_category_not_a_partial_link() -> None:
+    # `那家设计局`: `设计局` ends `火炬设计局` and `金刚石中央设计局`; it names neither (it had linked `火炬设计局`,
+    # the one name it spells most of, and made it a type constraint)
+    rows = [
+        ("S-900", "装备", "设计单位", "金刚石中央设计局", "组织"),
+        ("金刚石中央设计局", "组织", "隶属于", "金刚石集团", "组织"),
+        ("火炬设计局", "组织", "隶属于", "金刚石集团", "组织"),
+        ("火炬设计局", "组织", "研制", "48N6导弹", "装备"),
+    ]
+    analysis = _analysis_on(rows, "承担S-900具体设计工作的那家设计局，上级是哪家集团？")
+    assert [m.key for m in analysis.mentions] == ["s900"]

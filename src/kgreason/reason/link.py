@@ -183,17 +183,6 @@ class NameTable:
                 # the name without a kind the KG gives the node (`格拉摩根号遇袭事件`, typed 事件): a user leaves it out
                 bare = next((name[: -len(t)] for t in node.types if len(t) >= 2 and name.endswith(t)), name)
                 self.bare[key] = bare
-        # A part from inside names is a name only when one node has it; `驱逐舰` in several ship names is a
-        # category word, not a mention of any of them (kept apart: the last resort when nothing else links).
-        for part, keys in inner.items():
-            if len(keys) == 1 and part not in self.parts:
-                self.parts[part].extend(keys)
-        # `杜鲁门号` begins `杜鲁门号撞船事故` and `杜鲁门号误击事件` and ends `哈里·S·杜鲁门号`: names that begin
-        # with a node's last part and whose nodes connect to it are named after it, so the part names that node
-        for part, keys in surnames.items():
-            starting = [k for k in self.parts.get(part, ()) if k not in keys]
-            if len(keys) == 1 and starting and all(_adjacent(index, k, keys) for k in starting):
-                self.parts[part] = sorted(keys)
         # `犹他海滩`, `奥马哈海滩`: names ending in one head word (of 2-4 characters, after a stem of 2 or more) —
         # a list of their stems with the head said once after it names each (`犹他和奥马哈这两个海滩`)
         stems_by_head: dict[str, dict[str, str]] = defaultdict(dict)
@@ -202,6 +191,18 @@ class NameTable:
                 if len(name) - k >= 2:
                     stems_by_head[name[-k:]][name[:-k]] = key
         self.shared_heads = {h: stems for h, stems in stems_by_head.items() if len(stems) >= 2}
+        # A part from inside names is a name only when one node has it; `驱逐舰` in several ship names is a
+        # category word, not a mention of any of them (kept apart: the last resort when nothing else links) — nor
+        # is a word that ends several names (`设计局` of `火炬设计局` and `金刚石中央设计局`)
+        for part, keys in inner.items():
+            if len(keys) == 1 and part not in self.parts and part not in self.shared_heads:
+                self.parts[part].extend(keys)
+        # `杜鲁门号` begins `杜鲁门号撞船事故` and `杜鲁门号误击事件` and ends `哈里·S·杜鲁门号`: names that begin
+        # with a node's last part and whose nodes connect to it are named after it, so the part names that node
+        for part, keys in surnames.items():
+            starting = [k for k in self.parts.get(part, ()) if k not in keys]
+            if len(keys) == 1 and starting and all(_adjacent(index, k, keys) for k in starting):
+                self.parts[part] = sorted(keys)
         # `美国航母` with only `美国海军` in the KG: the first two characters of a side's name (a node things belong
         # to: `X 隶属于 美国海军`) that begin no other name of the KG stand for that side
         starts: dict[str, set[str]] = defaultdict(set)
