@@ -1208,6 +1208,8 @@ def test_after_a_sort_noun_the_head_after_de_is_the_thing_asked() -> None:
         ("甲级航空母舰", "装备", "建造单位", "东湾船厂", "组织"),
     ]
     assert _one_fact_on(rows, "甲级航母用的是哪种型号的反应堆？") == ("A9W压水反应堆",)
+    # the sort noun no relation of the KG spells is no relation word either (`型号` had matched `类型` as a synonym)
+    assert _one_fact_on(rows, "甲级航空母舰用的是哪种型号的反应堆？") == ("A9W压水反应堆",)
     # without a sort noun the words before 的 are asked (`哪个国家的船厂` asks the shipyard's country)
     rows += [("东湾船厂", "组织", "所属国家", "乙国", "国家")]
     assert _one_fact_on(rows, "甲级航空母舰出自哪个国家的船厂？", "L2") == ("乙国",)
@@ -1268,3 +1270,20 @@ def test_a_word_that_ends_several_names_is_a_category_not_a_partial_link() -> No
     ]
     analysis = _analysis_on(rows, "承担S-900具体设计工作的那家设计局，上级是哪家集团？")
     assert [m.key for m in analysis.mentions] == ["s900"]
+
+
+def test_a_total_the_named_whole_states_is_no_count_of_members_a_filter_picks() -> None:
+    # `90年代入役的甲级航母一共有几艘`: the class's own `建造数量 4艘` counts every ship, not those of the period
+    rows = [
+        ("甲级航空母舰", "装备", "建造数量", "4艘", "数值"),
+        ("甲级航空母舰", "装备", "包含舰艇", "一号舰", "装备"),
+        ("甲级航空母舰", "装备", "包含舰艇", "二号舰", "装备"),
+        ("甲级航空母舰", "装备", "包含舰艇", "三号舰", "装备"),
+        ("甲级航空母舰", "装备", "包含舰艇", "四号舰", "装备"),
+        ("一号舰", "装备", "服役时间", "1975年5月3日", "时间"),
+        ("二号舰", "装备", "服役时间", "1992年7月4日", "时间"),
+        ("三号舰", "装备", "服役时间", "1995年12月9日", "时间"),
+        ("四号舰", "装备", "服役时间", "2009年1月10日", "时间"),
+    ]
+    assert _answer_on(rows, "20世纪90年代入役的甲级航空母舰一共有几艘？", "L3").answers == ("2",)
+    assert _answer_on(rows, "甲级航空母舰一共建造了几艘？", "L1").answers == ("4艘",)  # no filter: the stated total

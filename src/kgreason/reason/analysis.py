@@ -433,7 +433,9 @@ def _type_word(
             after = re.split(r"[的是在了吗呢，,。？?]", nq[head_at : head_at + 8])[0]
             for n in range(len(after), 1, -1):
                 if after[:n] in vocabulary and after[:n] not in relations:
-                    return after[:n], head_at, head_at + n
+                    # the sort noun is no relation word either, unless a relation of the KG spells it (`所属型号`)
+                    spelled = any(rest in r for r in relations)
+                    return after[:n], head_at if spelled else at, head_at + n
         for n in range(len(rest), 1, -1):
             # after `哪一型` a relation's name then a superlative is what is said of it (`哪一型首飞时间最晚`), not
             # the kind asked (`哪个舰级` is)

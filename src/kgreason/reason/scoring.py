@@ -243,7 +243,11 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         named = forward and relation_match(rel, analysis.asked).score >= ASKED_NAMES
         return 0.5 if (parse_quantity(node.name) is not None or named) and not is_date else -1.0
     if form == "count" and is_qty and not is_measure(q := index.quantity(end)):
-        # the KG states the number asked for (`多少名舰员死亡` -> `死亡人数 20人`), best in the counter asked for
+        # the KG states the number asked for (`多少名舰员死亡` -> `死亡人数 20人`), best in the counter asked for —
+        # unless it is a total the named whole states of itself and the question filters the members it counts by a
+        # period or a threshold (`90年代入役的尼米兹级航母一共有几艘`: not the class's `建造数量 10艘`)
+        if (analysis.times or analysis.numerics) and len(chain.edges) == 1 and chain.start in analysis.mention_set:
+            return -1.0
         asked = analysis.measure_word
         same = bool(asked) and q is not None and (q.unit == asked or q.dimension == _counter_dimension(asked))
         if same and asked not in GENERIC_MEASURE_WORDS:
