@@ -1287,3 +1287,21 @@ def test_a_total_the_named_whole_states_is_no_count_of_members_a_filter_picks() 
     ]
     assert _answer_on(rows, "20世纪90年代入役的甲级航空母舰一共有几艘？", "L3").answers == ("2",)
     assert _answer_on(rows, "甲级航空母舰一共建造了几艘？", "L1").answers == ("4艘",)  # no filter: the stated total
+
+
+def test_the_verb_before_de_and_a_degree_word_names_the_attribute_compared() -> None:
+    # `哪一国的合同签得早`: `签` begins `签订时间` of each country's contract (not the delivery, not the system's dates)
+    rows = [
+        ("甲国S-900采购合同", "合同", "买方", "甲国", "国家"),
+        ("甲国S-900采购合同", "合同", "首批交付时间", "2019年7月12日", "时间"),
+        ("甲国S-900采购合同", "合同", "签订时间", "2017年9月12日", "时间"),
+        ("乙国S-900采购合同", "合同", "买方", "乙国", "国家"),
+        ("乙国S-900采购合同", "合同", "首批交付时间", "2018年12月", "时间"),
+        ("乙国S-900采购合同", "合同", "签订时间", "2018年10月5日", "时间"),
+        ("S-900", "装备", "使用国", "甲国", "国家"),
+        ("S-900", "装备", "使用国", "乙国", "国家"),
+        ("S-900", "装备", "列装时间", "2007年4月28日", "时间"),
+    ]
+    got = _answer_on(rows, "甲国与乙国都买了S-900，哪一国的合同签得早？")
+    assert got.answers == ("甲国",)
+    assert ("2017年9月12日", "早于", "2018年10月5日") in got.main_path

@@ -4,6 +4,7 @@ the question names them."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from kgreason.data.records import PathTriple
@@ -64,10 +65,17 @@ def attribute_options(index: KGIndex, key: str, aspect: str) -> list[AttributeOp
 
 
 TWO_HOP_PENALTY = 0.6  # an attribute one hop away must be better named than the mention's own
+# `合同签得早`, `哪艘造得快`: the verb before 得 and a degree word is the first character of the attribute compared
+# (`签订时间`): weaker than a relation word the question spells, stronger than none
+_VERB_THEN_DEGREE = re.compile(r"([\u4e00-\u9fff])得(?:更|最)?[早晚快慢多少大小高低远近长短]")
+VERB_NAMED = 0.5
 
 
 def option_score(index: KGIndex, o: AttributeOption, residual: str) -> float:
     s = 2.0 * relation_match(o.edge.relation, residual).score
+    verb = _VERB_THEN_DEGREE.search(residual)
+    if verb and s < VERB_NAMED and o.edge.relation.startswith(verb.group(1)):
+        s = VERB_NAMED
     if o.bridge is not None:
         # the hop is named by the question (`原型机`), or the node it reaches is described by it (`飞鱼导弹` next to
         # the attack event)
