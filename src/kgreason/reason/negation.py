@@ -102,23 +102,36 @@ def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
 _FILTER_TAIL = re.compile(rf"的(?P<kind>[^的，,]{{0,6}}?)(?:有|是)?(?:哪些|哪几[{MEASURE_WORDS}]?)[？?]?$")
 
 
+# or the which-question first, then the filter: `哪几艘是英国的`, `哪些属于北约成员国`
+_FILTER_AFTER_WHICH = re.compile(
+    rf"(?:有)?(?:哪些|哪几[{MEASURE_WORDS}]?)(?:是|属于)(?P<filter>[^，,？?]{{2,}}?)(?:的)?[？?]?$"
+)
+
+
 def find_filtered_group(analysis: Analysis) -> NegatedGroup | None:
-    """`X中，<filter>的有哪些`: the group clause and the filter, when the filter links a name; None otherwise (a
-    negated filter is `find_negated_group`'s)."""
+    """`X中，<filter>的有哪些` (or `X中，哪几艘是<filter>的`): the group clause and the filter, when the filter links
+    a name; None otherwise (a negated filter is `find_negated_group`'s)."""
     if analysis.form != "set":
         return None
     m = _SPLIT.match(analysis.question)
     if m is None:
         return None
     rest, rest_at = m.group("rest"), m.start("rest")
-    tail = _FILTER_TAIL.search(rest)
-    if tail is None or _MARKER.search(rest) is not None:
+    if _MARKER.search(rest) is not None:
         return None
-    if tail.group("kind") and tail.group("kind") not in m.group("group"):
-        return None  # `…中，部署在南海的驱逐舰有哪些`: a kind of its own narrows the members too; the chain search's
-    text = rest[: tail.start()].strip()
+    tail = _FILTER_TAIL.search(rest)
+    head = _FILTER_AFTER_WHICH.match(rest) if tail is None else None
+    if tail is not None:
+        if tail.group("kind") and tail.group("kind") not in m.group("group"):
+            # `…中，部署在南海的驱逐舰有哪些`: a kind of its own narrows the members too; the chain search's
+            return None
+        text, text_at = rest[: tail.start()].strip(), rest_at
+    elif head is not None:  # `…当中，哪几艘是英国的`
+        text, text_at = head.group("filter"), rest_at + head.start("filter")
+    else:
+        return None
     q = analysis.mapped
-    start, end = q.norm_index(rest_at), q.norm_index(rest_at + len(text))
+    start, end = q.norm_index(text_at), q.norm_index(text_at + len(text))
     if len(normalize_text(text)) < 2 or not any(
         start <= k.start and k.end <= end and k.how in ("exact", "core") for k in analysis.mentions
     ):
