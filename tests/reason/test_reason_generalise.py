@@ -1326,3 +1326,16 @@ def test_a_group_filtered_by_a_which_question_then_the_filter() -> None:
     ]
     got = _answer_on(rows, "为登陆提供舰炮火力支援的战列舰当中，哪几艘是乙国的？", "L3")
     assert set(got.answers) == {"乙一号", "乙二号"}
+
+
+def test_buxuan_and_bubaokuo_frames_exclude_a_name_like_chu_yiwai() -> None:
+    # `不算X本身`, `不包括X在内`: the answer must not connect to X, like `除X以外`
+    rows = [
+        ("S-900", "装备", "研制国家", "甲国", "国家"),
+        ("S-900", "装备", "使用国", "甲国", "国家"),
+        ("S-900", "装备", "使用国", "乙国", "国家"),
+        ("S-900", "装备", "使用国", "丙国", "国家"),
+    ]
+    for q in ("不算研制国甲国本身，使用S-900的国家有几个？", "不包括甲国在内，使用S-900的国家有几个？"):
+        assert _analysis_on(rows, q).roles == {"甲国": "exclude"}, q
+        assert _answer_on(rows, q, "L3").answers == ("2",), q

@@ -405,6 +405,8 @@ GROUP_QUESTION = "有哪些"  # a clause that describes a group, asked for its m
 EXCLUDE_FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("除了", ("以外", "之外", "外")),
     ("除", ("以外", "之外", "外")),
+    ("不算", ("本身", "在内")),
+    ("不包括", ("本身", "在内")),
 )
 # Words saying a question asks for several things, each on its own (`X的A和B分别是什么`, reason/respectively.py),
 # and the words that join listed things (`A、B和C`; also which-of lists, `A和B哪个更早`).
