@@ -35,6 +35,8 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     "e": (0.7179, "0f1f0c1"),
     "f": (0.7300, "c3fcd38"),  # the same with 9a1bd35, run the same hour
     "g": (0.6367, "c3fcd38"),  # the same with 9a1bd35
+    "h": (0.5894, "263d95d"),  # the same with c3fcd38: the session's fourteen fixes reached neither h nor i
+    "i": (0.6656, "263d95d"),  # the same with c3fcd38
 }
 
 
