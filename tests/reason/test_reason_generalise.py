@@ -1339,3 +1339,18 @@ def test_buxuan_and_bubaokuo_frames_exclude_a_name_like_chu_yiwai() -> None:
     for q in ("不算研制国甲国本身，使用S-900的国家有几个？", "不包括甲国在内，使用S-900的国家有几个？"):
         assert _analysis_on(rows, q).roles == {"甲国": "exclude"}, q
         assert _answer_on(rows, q, "L3").answers == ("2",), q
+
+
+def test_renaming_words_name_the_relations_of_new_and_former_names() -> None:
+    # `后来改名叫什么` is `更名为`; `原先定下的舰名` is `原定名称` — words the KG's relation names do not spell
+    rows = [
+        ("甲坦克", "装备", "研制单位", "东方兵器集团", "组织"),
+        ("东方兵器集团", "组织", "更名为", "东方系统公司", "组织"),
+        ("东方兵器集团", "组织", "简称", "东兵", "组织"),
+        ("东方兵器集团", "组织", "总部", "北城", "地点"),
+        ("乙号", "装备", "原定名称", "丙号", "名称"),
+        ("乙号", "装备", "舷号", "CVN-95", "编号"),
+        ("乙号", "装备", "所属舰级", "丁级航空母舰", "装备"),
+    ]
+    assert _answer_on(rows, "当初研制甲坦克的那家企业，后来改名叫什么？").answers == ("东方系统公司",)
+    assert _one_fact_on(rows, "乙号原先定下的舰名是什么？") == ("丙号",)
