@@ -14,8 +14,10 @@ from kgreason.conventions import Conventions, default_conventions, parse_convent
 from kgreason.data.loader import load_dataset
 from kgreason.data.records import AnswerRecord, Dataset, Document, KGTriple, Question
 from kgreason.kg.index import KGIndex
+from kgreason.kg.paths import Chain
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.generate import run_checks
 from kgreason.reason.reasoner import Reasoner, verify_path
 
 ROWS: list[tuple[str, str, str, str, str]] = [
@@ -1354,3 +1356,32 @@ def test_renaming_words_name_the_relations_of_new_and_former_names() -> None:
     ]
     assert _answer_on(rows, "当初研制甲坦克的那家企业，后来改名叫什么？").answers == ("东方系统公司",)
     assert _one_fact_on(rows, "乙号原先定下的舰名是什么？") == ("丙号",)
+
+
+def test_a_name_right_before_the_which_word_scopes_the_asked_noun() -> None:
+    # `驻地位于乙国哪个州`: `乙国` says whose states are meant; the KG does not connect the state to it, which must
+    # not rule the state out, nor make it a constraint the answer honours
+    rows = [
+        ("F-99", "装备", "首个战果", "击落事件", "事件"),
+        ("击落事件", "事件", "执行部队", "风暴联队", "部队"),
+        ("风暴联队", "部队", "驻地", "东湾空军基地", "地点"),
+        ("东湾空军基地", "地点", "所在州", "甲山州", "地点"),
+        ("F-99", "装备", "研制国家", "乙国", "国家"),
+        ("雷霆联队", "部队", "装备", "F-99", "装备"),
+        ("雷霆联队", "部队", "驻地", "西湾空军基地", "地点"),
+        ("西湾空军基地", "地点", "所在州", "丙河州", "地点"),
+    ]
+    question = "替F-99拿下首个战果的那支联队，驻地位于乙国哪个州？"
+    assert _analysis_on(rows, question).scopes == {"乙国"}
+    got = _answer_on(rows, question)
+    assert got.answers == ("甲山州",)
+    assert "place" not in got.constraints
+    # the check on the scope is undecided where the KG does not connect the answer to it, not failed
+    ds = _dataset(rows, question)
+    index, analysis = Reasoner(ds).analyse(ds.questions[0])
+    base = next(e for e in index.edges("风暴联队") if e.relation == "驻地")
+    state = next(e for e in index.edges(base.dst) if e.relation == "所在州")
+    checks = run_checks(index, Chain("风暴联队", (base, state)), analysis, ["乙国"])
+    assert [(c.value, c.ok) for c in checks] == [("乙国", None)]
+    # names listed before a which-word are compared, not a scope
+    assert _analysis_on(rows, "风暴联队和雷霆联队哪个先装备F-99？").scopes == set()

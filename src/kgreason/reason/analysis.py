@@ -168,6 +168,9 @@ class Analysis:
     # `由哪家设计机构研制的`): a kind the question names that the program cannot match; "" when none
     unknown_kind: str = ""
     asks_sibling: bool = False  # `与大连舰同一天入列的…`: the answer shares a node with a named one
+    # mention keys right before the which-word of the asked noun (`位于印度哪个邦`): they scope it, so a KG that does
+    # not connect the answer to them does not rule it out
+    scopes: frozenset[str] = frozenset()
     asks_category: bool = False  # `哪一类导弹`: the kind itself is asked, not a member of it
     # `哪些是防空导弹`, `属于防空导弹的是哪几型`: the asked noun is said of the members (a kind they have), so a kind
     # the KG types as one (`远程防空导弹`, 类别) is no answer
@@ -267,6 +270,20 @@ def _form(
     if any(re.search(p, nq) for p in NUMBER_QUESTION_PATTERNS):
         return "number", None
     return "entity", None
+
+
+def _scopes(
+    nq: str, mentions: list[Mention], mapped: MappedText, type_word: str, tw_start: int, tw_end: int
+) -> frozenset[str]:
+    """Mentions right before `哪…<asked noun>` (`印度` in `位于印度哪个邦`, `美国` in `美国哪个州`), not one of a list
+    of names (`A和B哪一个`), when the question names something else too."""
+    if not type_word or len(mentions) < 2:
+        return frozenset()
+    which = re.compile(rf"哪一?[{MEASURE_WORDS}]?{re.escape(nq[tw_start:tw_end])}")
+    listed = {m.key for group in listed_names(nq, mentions, mapped) for m in group}
+    return frozenset(
+        m.key for m in mentions if m.key not in listed and m.end < tw_start and which.match(nq, m.end) is not None
+    )
 
 
 def listed_names(nq: str, mentions: Sequence[Mention], mapped: MappedText | None = None) -> list[tuple[Mention, ...]]:
@@ -1092,6 +1109,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         comparative, compared_relations = pair[:2], pair[4]
         comp_full = (pair[0], pair[1], pair[2], pair[3], ())
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
+    scopes = _scopes(nq, kept, q, type_word, tw_start, tw_end) if form != "choice" else frozenset()
     order = _order(q, list(mentions), quoted_spans(q), index.relation_names) if form != "choice" else None
     if form == "set" and order is not None and not _has_any(nq, SET_QUESTION_WORDS):
         form = "entity"  # `各型别中最早…的是哪一型`: the superlative picks one member of the group
@@ -1153,6 +1171,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         inner_anchors=_inner_anchors(nq, kept, index),
         measure_word=_measure_word(nq),
         asked_unit=_asked_unit(nq),
+        scopes=scopes,
         asks_sibling=bool(_SIBLING.search(nq)) or any(w in nq for w in SAME_WORDS),
         asks_category=bool(_ASKS_CATEGORY.search(nq)),
         kind_predicated=kind_predicated,

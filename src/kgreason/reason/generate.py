@@ -191,7 +191,10 @@ def run_checks(
         if (key in on_chain or group_of.get(key) in reached) and not (excluded and chain.end in index.alias_group(key)):
             continue
         text = text_of.get(key, index.name(key))
-        checks.append(check_entity(index, chain, key, text, analysis.roles.get(key), siblings=analysis.asks_sibling))
+        check = check_entity(index, chain, key, text, analysis.roles.get(key), siblings=analysis.asks_sibling)
+        if check.ok is False and key in analysis.scopes:
+            check = replace(check, ok=None, note="scopes the asked noun")
+        checks.append(check)
     for negation in analysis.negated:
         checks.append(check_negated(index, chain, negation.word, negation.text))
     for w in analysis.times:
