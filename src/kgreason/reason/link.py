@@ -414,8 +414,8 @@ def _listed_with_head(table: NameTable, q: MappedText) -> list[Mention]:
     nq = q.norm
     out: list[Mention] = []
     for head, stems in table.shared_heads.items():
-        for hm in re.finditer(re.escape(head), nq):
-            h = hm.start()
+        for h in _occurrences(nq, head):
+            head_end = h + len(head)
             listed: list[tuple[int, int, str]] = []
             ends = [e for e in range(max(0, h - 4), h + 1) if _BEFORE_HEAD.fullmatch(nq[e:h])]
             end = next((e for e in ends if _stem_ending(nq, e, stems)), -1)
@@ -435,8 +435,18 @@ def _listed_with_head(table: NameTable, q: MappedText) -> list[Mention]:
             if len({key for _, _, key in listed}) < 2:
                 continue
             for i, (a, b, key) in enumerate(listed):
-                b = hm.end() if i == 0 else b  # the last stem of the list (found first) takes the head with it
+                b = head_end if i == 0 else b  # the last stem of the list (found first) takes the head with it
                 out.append(Mention(a, b, q.verbatim(a, b), key, "partial", LISTED_HEAD_SCORE))
+    return out
+
+
+def _occurrences(text: str, word: str) -> list[int]:
+    """Where `word` starts in `text` (a plain scan: a regex per head word would fill the regex cache)."""
+    out: list[int] = []
+    at = text.find(word)
+    while at >= 0:
+        out.append(at)
+        at = text.find(word, at + 1)
     return out
 
 
