@@ -1385,3 +1385,14 @@ def test_a_name_right_before_the_which_word_scopes_the_asked_noun() -> None:
     assert [(c.value, c.ok) for c in checks] == [("乙国", None)]
     # names listed before a which-word are compared, not a scope
     assert _analysis_on(rows, "风暴联队和雷霆联队哪个先装备F-99？").scopes == set()
+
+
+def test_shuyu_before_a_kind_question_classifies_and_names_no_relation() -> None:
+    # `X属于哪一级舰`: the class (`舰级`), not the navy X `隶属于`
+    rows = [
+        ("甲号护卫舰", "装备", "隶属于", "乙国海军", "组织"),
+        ("甲号护卫舰", "装备", "舰级", "丙级护卫舰", "装备"),
+        ("甲号护卫舰", "装备", "最终结局", "报废", "状态"),
+        ("丁号护卫舰", "装备", "舰级", "丙级护卫舰", "装备"),
+    ]
+    assert _one_fact_on(rows, "甲号护卫舰属于哪一级舰？") == ("丙级护卫舰",)

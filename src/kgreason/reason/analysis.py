@@ -22,6 +22,7 @@ from kgreason.reason.lexicon import (
     CAMP_MARKERS,
     CAMP_SUFFIXES,
     CATEGORY_QUESTION_PATTERNS,
+    CLASSIFYING_COPULA,
     COMPARATIVE_WORDS,
     COORDINATORS,
     COPULAS,
@@ -1143,6 +1144,9 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
                 if nq[: m.start].endswith(w):
                     spans.append((m.start - len(w), m.start))
                     break
+    if (category := _ASKS_CATEGORY.search(nq)) is not None and nq[: category.start()].endswith(CLASSIFYING_COPULA):
+        # `X属于哪一级舰`: `属于` before a kind question classifies X; it names no relation (`隶属于` is no class)
+        spans.append((category.start() - len(CLASSIFYING_COPULA), category.start()))
     unknown_kind = "" if type_word else _unknown_kind(nq)
     return Analysis(
         question=question,

@@ -274,6 +274,7 @@ COPULAS: tuple[str, ...] = ("是", "为")
 DEGREE_MARKERS: tuple[str, ...] = ("最", "更", "较")
 # Questions that ask for a category itself (`哪一类导弹` -> the category, not a member of it).
 CATEGORY_QUESTION_PATTERNS: tuple[str, ...] = (r"哪一?类", r"什么类", r"何类", r"哪种类", r"哪一?级", r"什么级")
+CLASSIFYING_COPULA = "属于"  # `X属于哪一级舰`: before a kind question it classifies X, naming no relation
 TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中", "时", "当年", "间")
 
 # Words of the questions' answer forms.
