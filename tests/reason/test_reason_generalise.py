@@ -1396,3 +1396,16 @@ def test_shuyu_before_a_kind_question_classifies_and_names_no_relation() -> None
         ("丁号护卫舰", "装备", "舰级", "丙级护卫舰", "装备"),
     ]
     assert _one_fact_on(rows, "甲号护卫舰属于哪一级舰？") == ("丙级护卫舰",)
+
+
+def test_chenghu_asks_another_name() -> None:
+    # `北约怎么称呼X`: `称呼` is a word for a name (`北约代号`); events whose names spell X are not asked (a relation
+    # name repeating X keeps X among the relation words, so those names match it)
+    rows = [
+        ("雷隼-9", "装备", "北约代号", "支柱", "名称"),
+        ("甲国向乙国转让雷隼-9", "事件", "转让装备", "雷隼-9", "装备"),
+        ("1989年航展雷隼-9坠毁事故", "事件", "涉事装备", "雷隼-9", "装备"),
+        ("北约", "组织", "成员", "甲国", "国家"),
+        ("甲国", "国家", "雷隼-9损失数量", "3架", "数值"),
+    ]
+    assert _one_fact_on(rows, "北约怎么称呼雷隼-9？") == ("支柱",)
