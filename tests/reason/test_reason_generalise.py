@@ -1409,3 +1409,13 @@ def test_chenghu_asks_another_name() -> None:
         ("甲国", "国家", "雷隼-9损失数量", "3架", "数值"),
     ]
     assert _one_fact_on(rows, "北约怎么称呼雷隼-9？") == ("支柱",)
+
+
+def test_zhizhang_is_a_word_for_command() -> None:
+    # `执掌第9集团军的是谁`: `执掌` (to take charge of) names `司令员`, not the army's later name
+    rows = [
+        ("第9集团军", "部队", "司令员", "甲将军", "人物"),
+        ("第9集团军", "部队", "改编为", "近卫第3集团军", "部队"),
+        ("第9集团军", "部队", "负责", "城区防御", "任务"),
+    ]
+    assert _one_fact_on(rows, "执掌第9集团军、负责城区防御的是谁？") == ("甲将军",)
