@@ -31,6 +31,7 @@ from kgreason.reason.lexicon import (
     AMONG_WORDS,
     BOOL_WORDS,
     CLAUSE_STOPS,
+    COUNT_PATTERNS,
     GROUP_NEGATIONS,
     GROUP_QUESTION,
     INTERROGATIVES,
@@ -86,6 +87,8 @@ def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
         return None
     start, q = rest_at + neg.end(), analysis.mapped
     form: Form = "set" if any(w in rest for w in SET_QUESTION_WORDS) else "entity"
+    if any(re.search(p, rest[neg.end() :]) for p in COUNT_PATTERNS):
+        form = "count"  # `…中，不属于英国的有几支`: the members that lack it, counted
     group = _SEVERAL.sub("", m.group("group"))
     return NegatedGroup(
         group,
@@ -182,16 +185,17 @@ def negated_group_candidates(
         note = "the members that lack it, as the negation asks"
         checks = [Check("entity", "exclude", neg.negated_text, True, note=note)]
         origin = "negation"
+    counted = neg.form == "count"
     return [
         Candidate(
-            answers=tuple(index.name(k) for k in ends),
+            answers=(str(len(ends)),) if counted else tuple(index.name(k) for k in ends),
             answer_keys=ends,
-            answer_type=group.answer_type,
+            answer_type="数值" if counted else group.answer_type,
             main=ordered_path(keep, checks),
             score=group.score,
             chains=tuple(keep),
             checks=tuple(checks),
-            origin=origin,
+            origin="count" if counted else origin,
         )
     ]
 
