@@ -1435,3 +1435,14 @@ def test_a_negated_group_asked_how_many_counts_the_members_left() -> None:
         ("第1空降军", "部队", "指挥官", "丁将军", "人物"),
     ]
     assert _answer_on(rows, "第1空降军下辖的部队里，不属于甲国的有几支？", "L3").answers == ("3",)
+
+
+def test_a_verb_not_the_verb_asks_yes_or_no() -> None:
+    # `算不算`, `属不属于`: A-not-A, the yes/no question of any verb
+    rows = [
+        ("AIM-99X", "装备", "所属系列", "响尾蛇", "装备"),
+        ("击落事件", "事件", "使用武器", "AIM-99X", "装备"),
+        ("击落事件", "事件", "使用装备", "F-99", "装备"),
+    ]
+    assert _answer_on(rows, "AIM-99X算不算“响尾蛇”家族的一员？").answers == ("是",)
+    assert _analysis_on(rows, "AIM-99X属不属于响尾蛇系列？").form == "bool"

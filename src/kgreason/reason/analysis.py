@@ -16,6 +16,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities, parse_quantity
 from kgreason.reason.kinds import is_category, kind_word_after
 from kgreason.reason.lexicon import (
+    A_NOT_A,
     ALREADY_WORDS,
     AMONG_WORDS,
     BOOL_WORDS,
@@ -226,7 +227,7 @@ def _is_yes_no(nq: str) -> bool:
     frame = next((f for f in sorted(REQUEST_FRAMES, key=len, reverse=True) if nq.startswith(f)), "")
     if frame:  # the question inside decides (`你知道南昌舰是否参加了阅兵吗` is still yes/no)
         return _has_any(re.sub(r"[吗呢]$", "", nq[len(frame) :]), BOOL_WORDS)
-    return _has_any(nq, BOOL_WORDS) or bool(re.search(r"吗$", nq))
+    return _has_any(nq, BOOL_WORDS) or bool(re.search(r"吗$", nq)) or bool(re.search(A_NOT_A, nq))
 
 
 def detect_form(

@@ -282,6 +282,8 @@ TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中"
 
 # Words of the questions' answer forms.
 BOOL_WORDS: tuple[str, ...] = ("是否", "是不是", "有没有", "能否", "可否", "有无", "是否曾")
+# a verb, 不/没, the verb again: a yes/no question of any verb (`算不算`, `属不属于`, `参没参加`)
+A_NOT_A = r"([\u4e00-\u9fff])[不没]\1"
 # Pronouns that open a sentence asking about what the previous one picked out (`哪一艘先下水？它是在哪座城市…`).
 RESTART_PRONOUNS: tuple[str, ...] = ("它们", "它", "其", "该")
 # Requests wrapped round a question (`你知道…吗`, `能否告诉我…`): they ask the question inside, not yes or no.
