@@ -1446,3 +1446,14 @@ def test_a_verb_not_the_verb_asks_yes_or_no() -> None:
     ]
     assert _answer_on(rows, "AIM-99X算不算“响尾蛇”家族的一员？").answers == ("是",)
     assert _analysis_on(rows, "AIM-99X属不属于响尾蛇系列？").form == "bool"
+
+
+def test_a_how_many_after_a_group_described_by_a_count_word_still_counts() -> None:
+    # `几起坠机事故里，有几起…`: the first `几起` describes the group, the second asks how many
+    rows = [
+        ("甲坠机事故", "事件", "涉事装备", "F-99", "装备"),
+        ("乙坠机事故", "事件", "涉事装备", "F-99", "装备"),
+        ("甲坠机事故", "事件", "飞行员情况", "死亡", "状态"),
+        ("乙坠机事故", "事件", "飞行员情况", "弹射逃生", "状态"),
+    ]
+    assert _analysis_on(rows, "F-99服役以来的几起坠机事故里，有几起造成了飞行员死亡？").form == "count"

@@ -243,8 +243,8 @@ _AMONG_THEN_ASKED = re.compile(f"(?:{'|'.join(AMONG_WORDS)}).*?(?:{'|'.join(INTE
 def _counts(pattern: str, nq: str) -> bool:
     """A how-many pattern that asks: `F-35的几种型别中，最早…的是哪一型` only describes the group it picks from (the
     count word is followed by an among-word and a question word of its own)."""
-    m = re.search(pattern, nq)
-    return m is not None and not _AMONG_THEN_ASKED.search(nq, m.end())
+    # (every occurrence: `几起坠机事故里，有几起造成…` describes the group by the first and asks by the second)
+    return any(not _AMONG_THEN_ASKED.search(nq, m.end()) for m in re.finditer(pattern, nq))
 
 
 def _form(
