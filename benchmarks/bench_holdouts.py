@@ -37,6 +37,8 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     "g": (0.6367, "c3fcd38"),  # the same with 9a1bd35
     "h": (0.5894, "263d95d"),  # the same with c3fcd38: the session's fourteen fixes reached neither h nor i
     "i": (0.6656, "263d95d"),  # the same with c3fcd38
+    "j": (0.6509, "2f7d649"),  # the same with c3fcd38: the session's twenty fixes did not reach it
+    "k": (0.6737, "2f7d649"),  # c3fcd38: 0.6612
 }
 
 
