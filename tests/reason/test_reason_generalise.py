@@ -1209,16 +1209,12 @@ def test_after_a_sort_noun_the_head_after_de_is_the_thing_asked() -> None:
         ("甲级航空母舰", "装备", "反应堆数量", "2座", "数值"),
         ("甲级航空母舰", "装备", "建造单位", "东湾船厂", "组织"),
     ]
-    assert _one_fact_on(rows, "甲级航母用的是哪种型号的反应堆？") == ("A9W压水反应堆",)
+    assert _answer_on(rows, "甲级航母用的是哪种型号的反应堆？", "L1").answers == ("A9W压水反应堆",)
     # the sort noun no relation of the KG spells is no relation word either (`型号` had matched `类型` as a synonym)
-    assert _one_fact_on(rows, "甲级航空母舰用的是哪种型号的反应堆？") == ("A9W压水反应堆",)
+    assert _answer_on(rows, "甲级航空母舰用的是哪种型号的反应堆？", "L1").answers == ("A9W压水反应堆",)
     # without a sort noun the words before 的 are asked (`哪个国家的船厂` asks the shipyard's country)
     rows += [("东湾船厂", "组织", "所属国家", "乙国", "国家")]
-    assert _one_fact_on(rows, "甲级航空母舰出自哪个国家的船厂？", "L2") == ("乙国",)
-
-
-def _one_fact_on(rows: list[tuple[str, str, str, str, str]], question: str, level: str = "L1") -> tuple[str, ...]:
-    return _answer_on(rows, question, level).answers
+    assert _answer_on(rows, "甲级航空母舰出自哪个国家的船厂？").answers == ("乙国",)
 
 
 def test_a_last_name_that_begins_the_names_of_its_own_events_names_the_thing() -> None:
@@ -1232,7 +1228,7 @@ def test_a_last_name_that_begins_the_names_of_its_own_events_names_the_thing() -
         ("杜鲁门号误击事件", "事件", "涉事舰艇", "哈里·S·杜鲁门号", "装备"),
         ("杜鲁门号误击事件", "事件", "发生时间", "2024年12月22日", "时间"),
     ]
-    assert _one_fact_on(rows, "杜鲁门号的舷号是多少？") == ("CVN-95",)
+    assert _answer_on(rows, "杜鲁门号的舷号是多少？", "L1").answers == ("CVN-95",)
 
 
 def test_a_persons_two_character_last_name_names_the_person() -> None:
@@ -1243,7 +1239,7 @@ def test_a_persons_two_character_last_name_names_the_person() -> None:
         ("刘易斯·普勒", "人物", "军衔", "上校", "军衔"),
         ("陆战9团", "部队", "登陆地点", "蓝滩", "地点"),
     ]
-    assert _one_fact_on(rows, "陆战9团团长普勒上校的外号叫什么？") == ("胸膛",)
+    assert _answer_on(rows, "陆战9团团长普勒上校的外号叫什么？", "L1").answers == ("胸膛",)
 
 
 def test_stems_listed_with_their_shared_head_said_once_name_each_thing() -> None:
@@ -1355,7 +1351,7 @@ def test_renaming_words_name_the_relations_of_new_and_former_names() -> None:
         ("乙号", "装备", "所属舰级", "丁级航空母舰", "装备"),
     ]
     assert _answer_on(rows, "当初研制甲坦克的那家企业，后来改名叫什么？").answers == ("东方系统公司",)
-    assert _one_fact_on(rows, "乙号原先定下的舰名是什么？") == ("丙号",)
+    assert _answer_on(rows, "乙号原先定下的舰名是什么？", "L1").answers == ("丙号",)
 
 
 def test_a_name_right_before_the_which_word_scopes_the_asked_noun() -> None:
@@ -1395,7 +1391,7 @@ def test_shuyu_before_a_kind_question_classifies_and_names_no_relation() -> None
         ("甲号护卫舰", "装备", "最终结局", "报废", "状态"),
         ("丁号护卫舰", "装备", "舰级", "丙级护卫舰", "装备"),
     ]
-    assert _one_fact_on(rows, "甲号护卫舰属于哪一级舰？") == ("丙级护卫舰",)
+    assert _answer_on(rows, "甲号护卫舰属于哪一级舰？", "L1").answers == ("丙级护卫舰",)
 
 
 def test_chenghu_asks_another_name() -> None:
@@ -1408,7 +1404,7 @@ def test_chenghu_asks_another_name() -> None:
         ("北约", "组织", "成员", "甲国", "国家"),
         ("甲国", "国家", "雷隼-9损失数量", "3架", "数值"),
     ]
-    assert _one_fact_on(rows, "北约怎么称呼雷隼-9？") == ("支柱",)
+    assert _answer_on(rows, "北约怎么称呼雷隼-9？", "L1").answers == ("支柱",)
 
 
 def test_zhizhang_is_a_word_for_command() -> None:
@@ -1418,7 +1414,7 @@ def test_zhizhang_is_a_word_for_command() -> None:
         ("第9集团军", "部队", "改编为", "近卫第3集团军", "部队"),
         ("第9集团军", "部队", "负责", "城区防御", "任务"),
     ]
-    assert _one_fact_on(rows, "执掌第9集团军、负责城区防御的是谁？") == ("甲将军",)
+    assert _answer_on(rows, "执掌第9集团军、负责城区防御的是谁？", "L1").answers == ("甲将军",)
 
 
 def test_a_negated_group_asked_how_many_counts_the_members_left() -> None:

@@ -20,6 +20,7 @@ from kgreason.extract.lines import RawTriple
 from kgreason.extract.prompt import is_chinese
 from kgreason.extract.values import ORDINAL_PREFIXES, TIME_TYPE, ValueMention, value_type
 from kgreason.text.normalize import normalize_text
+from kgreason.text.overlap import occurrences
 
 
 def open_values(sentence: str, values: Sequence[ValueMention], cited: Sequence[Grounded]) -> list[ValueMention]:
@@ -67,11 +68,9 @@ def _mentions(text: str, names: Sequence[str], topic: str | None) -> list[tuple[
     it that ends with its noun (`埃拉米行动…该行动`), else for the topic."""
     taken: list[tuple[int, int, str]] = []
     for name in sorted(names, key=len, reverse=True):
-        at = text.find(name)
-        while at >= 0:
+        for at in occurrences(text, name):
             if not any(a < at + len(name) and at < b for a, b, _ in taken):
                 taken.append((at, at + len(name), name))
-            at = text.find(name, at + 1)
     where = pronoun_in(text)
     if where is not None and text[where[0] :].startswith(NOT_PRONOUNS):
         where = None

@@ -24,6 +24,7 @@ from kgreason.reason.lexicon import (
     CAMP_SUFFIXES,
     CATEGORY_QUESTION_PATTERNS,
     CLASSIFYING_COPULA,
+    CLAUSE_STOPS,
     COMPARATIVE_WORDS,
     COORDINATORS,
     COPULAS,
@@ -240,11 +241,13 @@ def detect_form(
 _AMONG_THEN_ASKED = re.compile(f"(?:{'|'.join(AMONG_WORDS)}).*?(?:{'|'.join(INTERROGATIVES)})")
 
 
-def _counts(pattern: str, nq: str) -> bool:
-    """A how-many pattern that asks: `F-35的几种型别中，最早…的是哪一型` only describes the group it picks from (the
-    count word is followed by an among-word and a question word of its own)."""
-    # (every occurrence: `几起坠机事故里，有几起造成…` describes the group by the first and asks by the second)
-    return any(not _AMONG_THEN_ASKED.search(nq, m.end()) for m in re.finditer(pattern, nq))
+def asks_how_many(nq: str) -> bool:
+    """A how-many word that asks: `F-35的几种型别中，最早…的是哪一型` only describes the group it picks from (the
+    count word is followed by an among-word and a question word of its own). Every occurrence is read: `几起坠机
+    事故里，有几起造成…` describes the group by the first and asks by the second."""
+    return any(
+        not _AMONG_THEN_ASKED.search(nq, m.end()) for pattern in COUNT_PATTERNS for m in re.finditer(pattern, nq)
+    )
 
 
 def _form(
@@ -260,8 +263,10 @@ def _form(
         return "bool", None
     if comparative is not None:
         return "choice", comparative[:2]
-    unfiltered = "".join("，" if any(a <= i < b for a, b in thresholds) else c for i, c in enumerate(nq))
-    if any(_counts(p, unfiltered) for p in COUNT_PATTERNS):
+    unfiltered = (
+        "".join("，" if any(a <= i < b for a, b in thresholds) else c for i, c in enumerate(nq)) if thresholds else nq
+    )
+    if asks_how_many(unfiltered):
         return "count", None
     if any(re.search(p, nq) for p in TIME_QUESTION_PATTERNS):
         return "time", None
@@ -426,6 +431,9 @@ def kg_uses_noun(type_word: str, index: KGIndex) -> bool:
     return len(type_word) == 1 or type_word in index.vocabulary
 
 
+_PHRASE_END = re.compile(r"[的是在了吗呢，,。？?]")  # where the noun phrase after a question word ends
+
+
 def _type_word(
     nq: str,
     vocabulary: frozenset[str],
@@ -444,12 +452,12 @@ def _type_word(
             return m.group(0)[-1:], m.end() - 1, m.end()
         at = m.end() + (1 if nq[m.end() : m.end() + 1] in COPULAS else 0)  # `哪些是防空导弹`
         window = nq[at : at + 8]
-        rest = re.split(r"[的是在了吗呢，,。？?]", window)[0]
+        rest = _PHRASE_END.split(window)[0]
         if rest[:1] in KIND_MEASURE_WORDS and nq[at + len(rest) : at + len(rest) + 1] == "的":
             # `哪种型号的反应堆`: after a sort noun (`型号`, `类型`), the head after 的 is the thing asked — a sort
             # of it (`哪个国家的海军`, `哪支部队发射的导弹` ask the words before 的)
             head_at = at + len(rest) + 1
-            after = re.split(r"[的是在了吗呢，,。？?]", nq[head_at : head_at + 8])[0]
+            after = _PHRASE_END.split(nq[head_at : head_at + 8])[0]
             for n in range(len(after), 1, -1):
                 if after[:n] in vocabulary and after[:n] not in relations:
                     # the sort noun is no relation word either, unless a relation of the KG spells it (`所属型号`)
@@ -806,15 +814,13 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
         start = len(stem) - len(attribute) if attribute else cstart
         # nor across a clause break normalising dropped (`成员国里，派兵不少于1万人`: the attribute is `派兵`;
         # `使用、出动超过1000架次`: `出动`)
-        if breaks := [k for k in range(start + 1, len(stem)) if _CLAUSE_BREAK.search(q.gap(k, k))]:
+        if breaks := [k for k in range(start + 1, len(stem)) if any(c in CLAUSE_STOPS for c in q.gap(k, k))]:
             start = breaks[-1]
             attribute = stem[start:]
         end = ne + len(suffix)
         out.append(NumericThreshold(q.verbatim(start, end), attribute, relation, text, value, start, end))
     return out
 
-
-_CLAUSE_BREAK = re.compile(r"[，,、；;：:。！？!?]")
 
 # (`编号为2001`: an equality names an identifier, which the question links; only an inequality makes a threshold)
 _COMPARED_NUMBER = re.compile(

@@ -43,6 +43,7 @@ from kgreason.reason.lexicon import (
     CAMP_RELATION_HINTS,
     COORDINATORS,
     INTERROGATIVES,
+    MEASURE_WORDS,
     NAME_PARTICLES,
     PERSON_TYPE_HINTS,
     PHRASE_END_CHARS,
@@ -51,7 +52,7 @@ from kgreason.reason.lexicon import (
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.names import surname
 from kgreason.text.normalize import normalize_text
-from kgreason.text.overlap import longest_common_substring
+from kgreason.text.overlap import longest_common_substring, occurrences
 
 LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "elided", "group", "composed"]
 
@@ -172,8 +173,9 @@ class NameTable:
                         inner[name[i : i + length]].add(key)
             # `约瑟夫·罗彻福特`: a transliterated name is called by its last part alone (the family name)
             # (a person's may have two characters: `普勒` -> `刘易斯·普勒`)
-            shortest = PERSON_SURNAME_MIN_CHARS if any(h in t for t in node.types for h in PERSON_TYPE_HINTS) else 0
-            if len(last := normalize_text(surname(node.name))) >= (shortest or PARTIAL_MIN_CHARS):
+            person = any(h in index.types_text(key) for h in PERSON_TYPE_HINTS)
+            shortest = PERSON_SURNAME_MIN_CHARS if person else PARTIAL_MIN_CHARS
+            if len(last := normalize_text(surname(node.name))) >= shortest:
                 inner[last].add(key)
                 surnames[last].add(key)
                 self.part_lengths.add(len(last))
@@ -405,7 +407,7 @@ def _select(cands: list[Mention]) -> list[Mention]:
 
 LISTED_HEAD_SCORE = 0.9
 # between the last listed stem and the head: a demonstrative, a number, a measure word (`这两个`, `两艘`, `三座`)
-_BEFORE_HEAD = re.compile(r"(?:这|那)?(?:[两二三四五六七八九十几]|\d+)?[个艘架座处条名位支辆款型种]?")
+_BEFORE_HEAD = re.compile(rf"(?:这|那)?(?:[两二三四五六七八九十几]|\d+)?[{MEASURE_WORDS}]?")
 
 
 def _listed_with_head(table: NameTable, q: MappedText) -> list[Mention]:
@@ -414,15 +416,12 @@ def _listed_with_head(table: NameTable, q: MappedText) -> list[Mention]:
     nq = q.norm
     out: list[Mention] = []
     for head, stems in table.shared_heads.items():
-        for h in _occurrences(nq, head):
+        for h in occurrences(nq, head):
             head_end = h + len(head)
             listed: list[tuple[int, int, str]] = []
-            ends = [e for e in range(max(0, h - 4), h + 1) if _BEFORE_HEAD.fullmatch(nq[e:h])]
-            end = next((e for e in ends if _stem_ending(nq, e, stems)), -1)
-            while end > 0:
-                stem = _stem_ending(nq, end, stems)
-                if not stem:
-                    break
+            ends = (e for e in range(max(0, h - 4), h + 1) if _BEFORE_HEAD.fullmatch(nq[e:h]))
+            end, stem = next(((e, s) for e in ends if (s := _stem_ending(nq, e, stems))), (-1, ""))
+            while stem:
                 listed.append((end - len(stem), end, stems[stem]))
                 start = end - len(stem)
                 joiner = next((c for c in COORDINATORS if nq[:start].endswith(c)), "")
@@ -432,21 +431,12 @@ def _listed_with_head(table: NameTable, q: MappedText) -> list[Mention]:
                     end = start
                 else:
                     break
+                stem = _stem_ending(nq, end, stems) if end > 0 else ""
             if len({key for _, _, key in listed}) < 2:
                 continue
             for i, (a, b, key) in enumerate(listed):
                 b = head_end if i == 0 else b  # the last stem of the list (found first) takes the head with it
                 out.append(Mention(a, b, q.verbatim(a, b), key, "partial", LISTED_HEAD_SCORE))
-    return out
-
-
-def _occurrences(text: str, word: str) -> list[int]:
-    """Where `word` starts in `text` (a plain scan: a regex per head word would fill the regex cache)."""
-    out: list[int] = []
-    at = text.find(word)
-    while at >= 0:
-        out.append(at)
-        at = text.find(word, at + 1)
     return out
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, connect
-from kgreason.reason.analysis import Analysis, Form, before_question_word, residual_words
+from kgreason.reason.analysis import Analysis, Form, asks_how_many, before_question_word, residual_words
 from kgreason.reason.candidate import Candidate, ordered_path
 from kgreason.reason.checks import Check, check_negated, entity_role
 from kgreason.reason.generate import answer_type_of
@@ -31,7 +31,6 @@ from kgreason.reason.lexicon import (
     AMONG_WORDS,
     BOOL_WORDS,
     CLAUSE_STOPS,
-    COUNT_PATTERNS,
     GROUP_NEGATIONS,
     GROUP_QUESTION,
     INTERROGATIVES,
@@ -87,7 +86,7 @@ def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
         return None
     start, q = rest_at + neg.end(), analysis.mapped
     form: Form = "set" if any(w in rest for w in SET_QUESTION_WORDS) else "entity"
-    if any(re.search(p, rest[neg.end() :]) for p in COUNT_PATTERNS):
+    if asks_how_many(rest[neg.end() :]):
         form = "count"  # `…中，不属于英国的有几支`: the members that lack it, counted
     group = _SEVERAL.sub("", m.group("group"))
     return NegatedGroup(
