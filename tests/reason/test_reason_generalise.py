@@ -1453,3 +1453,40 @@ def test_a_how_many_after_a_group_described_by_a_count_word_still_counts() -> No
         ("乙坠机事故", "事件", "飞行员情况", "弹射逃生", "状态"),
     ]
     assert _analysis_on(rows, "F-99服役以来的几起坠机事故里，有几起造成了飞行员死亡？").form == "count"
+
+
+def test_a_question_ending_in_a_negation_asks_whether_it_had_happened() -> None:
+    # `X的时候，Y开幕了没有`: the perfective negation asks yes or no, and whether Y had already happened by X
+    rows = [
+        ("甲将军", "人物", "被俘时间", "1954年5月7日", "时间"),
+        ("乙会议", "事件", "开幕时间", "1954年4月26日", "时间"),
+        ("乙会议", "事件", "举办地", "丙城", "地点"),
+    ]
+    assert _answer_on(rows, "甲将军被俘的时候，乙会议开幕了没有？").answers == ("是",)
+    assert _answer_on(rows, "乙会议开幕的时候，甲将军被俘了没有？").answers == ("否",)
+    # a question word asks something else: `哪些…没有` is no yes/no question
+    assert _analysis_on(rows, "哪位将军没有被俘？").form != "bool"
+
+
+SINGLE_FACT_ROWS = [
+    ("甲级巡洋舰", "武器装备", "型号编号", "1199型", "名称"),
+    ("甲级巡洋舰", "武器装备", "类型", "核动力导弹巡洋舰", "类别"),
+    ("甲级巡洋舰", "武器装备", "设计单位", "北极设计局", "组织机构"),
+    ("北极设计局", "组织机构", "所在地", "丙城", "地点"),
+    ("甲级巡洋舰", "武器装备", "建造厂", "丁造船厂", "组织机构"),
+    ("甲级巡洋舰", "武器装备", "首舰", "戊号", "武器装备"),
+]
+
+
+def test_a_single_fact_about_a_thing_named_by_its_code_takes_the_naming_hop() -> None:
+    # L1 is one fact, but a writer may name the thing by a value of it (`1199型…巡洋舰`): when one hop reaches
+    # nothing of the asked kind (the ship itself, for `哪个设计局`) two supported hops are taken
+    q = "1199型核动力巡洋舰是由哪个设计局负责设计的？"
+    assert _answer_on(SINGLE_FACT_ROWS, q, "L1").answers == ("北极设计局",)
+    off = _dataset(SINGLE_FACT_ROWS, q, "L1")
+    rec = Reasoner(off, ReasonerConfig(single_fact_fallback=False)).answer(off.questions[0]).record
+    assert rec.answers == ("甲级巡洋舰",)
+    # one hop of the asked kind stays one hop
+    assert _answer_on(SINGLE_FACT_ROWS, "甲级巡洋舰是由哪个设计局设计的？", "L1").main_path == (
+        ("甲级巡洋舰", "设计单位", "北极设计局"),
+    )

@@ -65,6 +65,7 @@ from kgreason.reason.lexicon import (
     TIME_UNIT_CHARS,
     TIME_WITHIN_WORDS,
     WHEN_WORDS,
+    YES_NO_ENDING,
 )
 from kgreason.reason.link import Mention, is_side
 from kgreason.reason.textmap import MappedText, quoted_spans
@@ -228,7 +229,8 @@ def _is_yes_no(nq: str) -> bool:
     frame = next((f for f in sorted(REQUEST_FRAMES, key=len, reverse=True) if nq.startswith(f)), "")
     if frame:  # the question inside decides (`你知道南昌舰是否参加了阅兵吗` is still yes/no)
         return _has_any(re.sub(r"[吗呢]$", "", nq[len(frame) :]), BOOL_WORDS)
-    return _has_any(nq, BOOL_WORDS) or bool(re.search(r"吗$", nq)) or bool(re.search(A_NOT_A, nq))
+    ends_negated = bool(re.search(YES_NO_ENDING, nq)) and not _has_any(nq, INTERROGATIVES)
+    return _has_any(nq, BOOL_WORDS) or bool(re.search(r"吗$", nq)) or bool(re.search(A_NOT_A, nq)) or ends_negated
 
 
 def detect_form(

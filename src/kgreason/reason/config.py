@@ -34,6 +34,10 @@ class ReasonerConfig:
             them the search takes one hop, no entity checks run and only the question's own time / threshold /
             order wording becomes a constraint. Empty: the label is ignored (measured: the sample's and
             ccks_ext_dev's L1 lose 0.07 and 0.05 without it).
+        single_fact_fallback: when one hop reaches nothing of the asked kind (its best candidate's answer-kind
+            score is negative, or there is none) and a search of two hops does, along hops the question's words
+            support (a relation word or a named node each), the two-hop candidates are taken: a writer may count a
+            fact about a thing named by one of its values (`1144型…巡洋舰`) as one fact.
         fuzzy_linking: also link names the question spells a little differently (character-bigram coverage).
     Scoring:
         weights: weights of the chain score (relation coverage, mean relation match, answer kind, hops, external
@@ -70,6 +74,7 @@ class ReasonerConfig:
     max_set_size: int = 40
     entity_checks: bool = True
     single_fact_levels: tuple[str, ...] = ("L1",)
+    single_fact_fallback: bool = True
     select_then_ask: bool = True
     negated_groups: bool = True
     filtered_groups: bool = True

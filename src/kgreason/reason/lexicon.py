@@ -269,7 +269,7 @@ TIME_COMPARISON_PREPOSITIONS: dict[str, str] = {
     "后于": "晚于",
 }
 # `X时，Y是否已经…`: the asked event had happened by X's date; `时` / `的时候` close the clause naming X's event.
-ALREADY_WORDS: tuple[str, ...] = ("已经", "已")
+ALREADY_WORDS: tuple[str, ...] = ("已经", "已", "了没有")  # `V了没有`: has it happened yet
 WHEN_WORDS: tuple[str, ...] = ("的时候", "时")
 # Copulas between a question word and the noun it asks (`哪些是防空导弹`).
 COPULAS: tuple[str, ...] = ("是", "为")
@@ -284,6 +284,9 @@ TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中"
 BOOL_WORDS: tuple[str, ...] = ("是否", "是不是", "有没有", "能否", "可否", "有无", "是否曾")
 # a verb, 不/没, the verb again: a yes/no question of any verb (`算不算`, `属不属于`, `参没参加`)
 A_NOT_A = r"([\u4e00-\u9fff])[不没]\1"
+# a question that ends in a negation asks yes or no (`日内瓦会议开幕了没有`, `成功与否`), when no question word asks
+# something else
+YES_NO_ENDING = r"(?:没有|与否)$"
 # Pronouns that open a sentence asking about what the previous one picked out (`哪一艘先下水？它是在哪座城市…`).
 RESTART_PRONOUNS: tuple[str, ...] = ("它们", "它", "其", "该")
 # Requests wrapped round a question (`你知道…吗`, `能否告诉我…`): they ask the question inside, not yes or no.

@@ -41,6 +41,7 @@ from kgreason.reason.negation import (
 from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
 from kgreason.reason.reading import QuestionReading, read_question
 from kgreason.reason.respectively import respective_parts, respectively_candidates, union_parts
+from kgreason.reason.scoring import SUPPORTED_HOP
 from kgreason.reason.select import Selection, find_selection, select_candidates
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
@@ -84,6 +85,23 @@ def _valid_path(path: tuple[PathTriple, ...], index: KGIndex, question: str) -> 
     except EvidenceError:
         return False
     return True
+
+
+SINGLE_FACT_FALLBACK_HOPS = 2  # a naming hop and the fact: what a writer may still count as one fact
+
+
+def _of_asked_kind(cands: list[Candidate]) -> bool:
+    """The best candidate is of the kind the question asks for (its answer-kind score is not negative)."""
+    return bool(cands) and cands[0].features.get("answer_kind", 0.0) >= 0
+
+
+def _every_hop_supported(cands: list[Candidate], scored: list[ScoredChain]) -> bool:
+    """Every hop of the best candidate's first chain is supported by the question (a relation word or a named
+    node): a hop the question says nothing of is no part of what it asks."""
+    if not cands or not cands[0].chains:
+        return False
+    hops = {sc.chain.edges: sc.score.hop_scores for sc in scored}.get(cands[0].chains[0].edges)
+    return hops is not None and min(hops, default=0.0) >= SUPPORTED_HOP
 
 
 def _with_inner_anchors(main: Path, analysis: Analysis) -> Path:
@@ -208,9 +226,20 @@ class Reasoner:
             if kept:
                 return kept, []
         if q.difficulty in cfg.single_fact_levels and analysis.form not in ("bool", "choice"):
-            # one fact (docs/annotation.md): one hop, no constraint checks
-            cfg = replace(cfg, max_hops=1, entity_checks=False)
-            analysis = replace(analysis, times=(), numerics=(), order=None)
+            # one fact (docs/annotation.md): one hop, no constraint checks — unless one hop reaches nothing of the
+            # asked kind and two hops, each supported by the question's words, do (`1144型核动力巡洋舰是由哪个设计局…`:
+            # the writer names the ship by its code, a value one hop from it, and counts the fact as one)
+            one_fact = replace(analysis, times=(), numerics=(), order=None)
+            one = self._chains_and_groups(q, index, one_fact, replace(cfg, max_hops=1, entity_checks=False))
+            if _of_asked_kind(one[0]) or not cfg.single_fact_fallback:
+                return one
+            full = self._chains_and_groups(q, index, analysis, replace(cfg, max_hops=SINGLE_FACT_FALLBACK_HOPS))
+            return full if _of_asked_kind(full[0]) and _every_hop_supported(*full) else one
+        return self._chains_and_groups(q, index, analysis, cfg)
+
+    def _chains_and_groups(
+        self, q: Question, index: KGIndex, analysis: Analysis, cfg: ReasonerConfig
+    ) -> tuple[list[Candidate], list[ScoredChain]]:
         group = listed_group(analysis)
         if group:
             cands, scored = listed_candidates(index, analysis, group, cfg)
