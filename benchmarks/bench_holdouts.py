@@ -39,6 +39,8 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     "i": (0.6656, "263d95d"),  # the same with c3fcd38
     "j": (0.6509, "2f7d649"),  # the same with c3fcd38: the session's twenty fixes did not reach it
     "k": (0.6737, "2f7d649"),  # c3fcd38: 0.6612
+    "l": (0.6065, "b707cbc"),  # the same with 0407aa6: the seventh session's first two fixes did not reach it
+    "m": (0.5742, "b707cbc"),  # the same with 0407aa6
 }
 
 
