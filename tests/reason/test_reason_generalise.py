@@ -1490,3 +1490,18 @@ def test_a_single_fact_about_a_thing_named_by_its_code_takes_the_naming_hop() ->
     assert _answer_on(SINGLE_FACT_ROWS, "甲级巡洋舰是由哪个设计局设计的？", "L1").main_path == (
         ("甲级巡洋舰", "设计单位", "北极设计局"),
     )
+
+
+def test_one_character_past_a_things_name_does_not_link_the_event_named_after_it() -> None:
+    # `F-99机上装的`: `机` (a noun head) is no evidence for the event `F-99机队停飞`; the thing F-99 is meant.
+    # More of the event's name in order is (`F-99首飞时` -> `F-99首次试飞`).
+    rows = [
+        ("F-99", "武器装备", "雷达", "AN/APG-99", "武器装备"),
+        ("F-99", "武器装备", "研制单位", "甲公司", "组织机构"),
+        ("F-99机队停飞", "事件", "下令方", "乙空军", "组织机构"),
+        ("F-99机队停飞", "事件", "停飞装备", "F-99", "武器装备"),
+        ("F-99首次试飞", "事件", "试飞装备", "F-99", "武器装备"),
+        ("F-99首次试飞", "事件", "留空时间", "约18分钟", "时间"),
+    ]
+    assert _answer_on(rows, "F-99机上装的是什么型号的雷达？", "L1").answers == ("AN/APG-99",)
+    assert _answer_on(rows, "F-99首飞时留空多长时间？", "L1").answers == ("约18分钟",)

@@ -48,11 +48,12 @@ from kgreason.reason.lexicon import (
     PERSON_TYPE_HINTS,
     PHRASE_END_CHARS,
     RELATION_SYNONYMS,
+    names_event_type,
 )
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.names import surname
 from kgreason.text.normalize import normalize_text
-from kgreason.text.overlap import longest_common_substring, occurrences
+from kgreason.text.overlap import abbreviation_in, longest_common_substring, occurrences
 
 LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "elided", "group", "composed"]
 
@@ -134,6 +135,7 @@ class NameTable:
         self.names: dict[str, str] = {}  # key -> the name spelling used for parts / bigrams
         self.by_first: dict[str, list[str]] = defaultdict(list)  # first character -> keys (gapped links)
         self.bare: dict[str, str] = {}  # key -> its name without a trailing kind of its own (composed links)
+        self.events = frozenset(k for k in index.nodes if names_event_type(index.types_text(k)))  # event nodes
         self.words = index.vocabulary
         self.alias_group = index.alias_group
         # short numbers (`105`) are no names by themselves, but they are when the question says whose they are
@@ -378,13 +380,34 @@ def _not_inside_a_spelled_name(table: NameTable, cands: list[Mention], nq: str) 
     the exact links that a partial link spelling the start of a longer name goes on from (`阿利·伯克号` with nodes
     `阿利·伯克` and `阿利·伯克号驱逐舰`: the user wrote on, into the ship's name)."""
     exact = [m for m in cands if m.how in ("exact", "core")]
-    starts = [m for m in cands if m.how == "partial" and table.names[m.key].startswith(nq[m.start : m.end])]
+    starts = [
+        m
+        for m in cands
+        if m.how == "partial"
+        and table.names[m.key].startswith(nq[m.start : m.end])
+        and not _one_char_into_an_event(table, m, exact, nq)
+    ]
     return [
         m
         for m in cands
         if not (m.how == "partial" and any(e.start < m.start < e.end < m.end for e in exact))
         and not (m.how in ("exact", "core") and any(_writes_on(m, p) for p in starts))
+        and not _one_char_into_an_event(table, m, exact, nq)
     ]
+
+
+def _one_char_into_an_event(table: NameTable, partial: Mention, exact: list[Mention], nq: str) -> bool:
+    """A partial link to an event named after a thing, one character past the thing's exact name, the question's
+    words after it spelling nothing more of the event's name (`F-22机上装的` with `F-22` and the event `F-22机队停飞`):
+    one character (a noun head, `机`) is too little to say the event is meant; more of its name in order is not
+    (`歼-20首飞时` -> `歼-20首次试飞`, `谢菲尔德号遇袭时` -> `谢菲尔德号遇袭事件`)."""
+    if partial.how != "partial" or partial.key not in table.events:
+        return False
+    if not any(e.start == partial.start and e.end == partial.end - 1 for e in exact):
+        return False
+    rest = table.names[partial.key][partial.end - partial.start - 1 :]  # the event's name from the one character on
+    after = nq[partial.end - 1 : partial.end + len(rest) + 1]
+    return abbreviation_in(rest, after)[0] < 2
 
 
 def _writes_on(exact: Mention, partial: Mention) -> bool:

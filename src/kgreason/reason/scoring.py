@@ -38,7 +38,7 @@ from kgreason.reason.lexicon import (
     relation_variants,
 )
 from kgreason.text.normalize import normalize_text
-from kgreason.text.overlap import longest_common_substring
+from kgreason.text.overlap import abbreviation_in, longest_common_substring
 
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
 NOT_A_DATE = -2.0  # the answer-kind score of a non-date for a when-question: surer than other kind mismatches
@@ -133,24 +133,6 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
 
 
 ABBREVIATION_WEIGHT = 0.8  # an abbreviated relation word is weaker evidence than the same characters in a row
-
-
-def abbreviation_in(word: str, text: str) -> tuple[int, int]:
-    """(length, end in `text`) of the longest run of `text` that abbreviates `word`: it starts with the word's first
-    character and its other characters follow in the word's order (`原属` in `原隶属于`); (0, 0) when none."""
-    best = (0, 0)
-    start = text.find(word[0])
-    while start >= 0:
-        j, k = 1, 1
-        while start + k < len(text) and j < len(word):
-            found = word.find(text[start + k], j)
-            if found < 0:
-                break
-            j, k = found + 1, k + 1
-        if k > best[0]:
-            best = (k, start + k)
-        start = text.find(word[0], start + 1)
-    return best
 
 
 def hop_match(e: Edge, residual: str) -> RelationMatch:

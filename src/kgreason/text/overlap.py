@@ -35,3 +35,21 @@ def share_spelled(name: str, words: str, min_chars: int = 2) -> float:
         return 0.0
     n, _ = longest_common_substring(name, words)
     return n / len(name) if n >= min(min_chars, len(name)) else 0.0
+
+
+def abbreviation_in(word: str, text: str) -> tuple[int, int]:
+    """(length, end in `text`) of the longest run of `text` that abbreviates `word`: it starts with the word's first
+    character and its other characters follow in the word's order (`原属` in `原隶属于`); (0, 0) when none."""
+    best = (0, 0)
+    start = text.find(word[0])
+    while start >= 0:
+        j, k = 1, 1
+        while start + k < len(text) and j < len(word):
+            found = word.find(text[start + k], j)
+            if found < 0:
+                break
+            j, k = found + 1, k + 1
+        if k > best[0]:
+            best = (k, start + k)
+        start = text.find(word[0], start + 1)
+    return best
