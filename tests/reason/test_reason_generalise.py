@@ -1505,3 +1505,19 @@ def test_one_character_past_a_things_name_does_not_link_the_event_named_after_it
     ]
     assert _answer_on(rows, "F-99机上装的是什么型号的雷达？", "L1").answers == ("AN/APG-99",)
     assert _answer_on(rows, "F-99首飞时留空多长时间？", "L1").answers == ("约18分钟",)
+
+
+def test_a_how_many_people_word_counts_and_a_name_before_a_noun_describes_it() -> None:
+    # `有几人生还` asks a number of people, like `多少人`: the KG's stated number, not the ship
+    rows = [
+        ("甲舰", "武器装备", "生还人数", "6人", "数值"),
+        ("甲舰", "武器装备", "阵亡人数", "1026人", "数值"),
+        ("甲舰", "武器装备", "所属国家", "乙国", "国家"),
+        ("丙集团", "企业", "组成企业", "丁公司", "企业"),
+        ("丁公司", "企业", "所属国家", "乙国", "国家"),
+        ("丙集团", "企业", "组成企业", "戊公司", "企业"),
+    ]
+    assert _analysis_on(rows, "甲舰沉没时有几人生还？").form == "count"
+    assert _answer_on(rows, "甲舰沉没时有几人生还？").answers == ("6人",)
+    # `哪家乙国企业`: the name opens the phrase and describes the noun after it, the kind asked
+    assert _analysis_on(rows, "哪家乙国企业是丙集团的组成企业？").type_word == "企业"

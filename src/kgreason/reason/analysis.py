@@ -470,6 +470,9 @@ def _type_word(
             # the kind asked (`哪个舰级` is)
             said = rest[:n] in relations and nq[at + n : at + n + 1] in DEGREE_MARKERS
             if rest[:n] in vocabulary and not (m.group(0)[-1:] in MEASURE_WORDS and said):
+                if at in name_starts and (head := _noun_after_name(rest[n:], vocabulary, relations)):
+                    # `哪家法国企业`: a name opens the phrase and describes the noun after it, the kind asked
+                    return head, at + n, at + n + len(head)
                 return rest[:n], at, at + n
         counted = m.group(0)[-1:] in MEASURE_WORDS or m.group(0) in ("什么", "何种")
         if counted and (len(rest) < len(window) or at + len(rest) == len(nq)):
@@ -504,6 +507,14 @@ def _type_word(
             if full:
                 return full, m.start() - n, m.start()
     return "", 0, 0
+
+
+def _noun_after_name(text: str, vocabulary: frozenset[str], relations: frozenset[str]) -> str:
+    """The longest start of `text` (2+ characters) that is a KG word and no relation name; "" when none."""
+    for n in range(len(text), 1, -1):
+        if text[:n] in vocabulary and text[:n] not in relations:
+            return text[:n]
+    return ""
 
 
 @lru_cache(maxsize=4096)
