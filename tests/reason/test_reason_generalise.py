@@ -1521,3 +1521,21 @@ def test_a_how_many_people_word_counts_and_a_name_before_a_noun_describes_it() -
     assert _answer_on(rows, "甲舰沉没时有几人生还？").answers == ("6人",)
     # `哪家乙国企业`: the name opens the phrase and describes the noun after it, the kind asked
     assert _analysis_on(rows, "哪家乙国企业是丙集团的组成企业？").type_word == "企业"
+
+
+def test_the_noun_before_an_among_word_is_no_short_form_begun_inside_a_name() -> None:
+    # `…的基洛夫级舰中，哪一艘`: `夫级舰` (begun inside the linked name 基洛夫级) abbreviates no KG word, and `舰中`
+    # ends in the among-word: the ships of the class are asked, not the class or a word ending in `舰中…`
+    rows = [
+        ("基洛夫级导弹巡洋舰", "武器装备", "简称", "基洛夫级", "名称"),
+        ("基洛夫级导弹巡洋舰", "武器装备", "包含舰艇", "甲号", "武器装备"),
+        ("基洛夫级导弹巡洋舰", "武器装备", "包含舰艇", "乙号", "武器装备"),
+        ("甲号", "武器装备", "入役时间", "1980年", "时间"),
+        ("乙号", "武器装备", "入役时间", "1998年", "时间"),
+        ("甲号", "武器装备", "所属舰队", "北方舰队", "组织机构"),
+        ("乙号", "武器装备", "所属舰队", "北方舰队", "组织机构"),
+        ("丙部", "组织机构", "编制", "舰中队指挥官", "职务"),
+    ]
+    q = "在北方舰队服役的基洛夫级舰中，哪一艘入役时间最晚？"
+    assert _analysis_on(rows, q).type_word not in ("夫级导弹巡洋舰", "舰中队指挥官")
+    assert _answer_on(rows, q, "L3").answers == ("乙号",)

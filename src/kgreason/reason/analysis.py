@@ -442,6 +442,7 @@ def _type_word(
     endings: frozenset[str] = frozenset(),
     relations: frozenset[str] = frozenset(),
     name_starts: frozenset[int] = frozenset(),
+    inside_names: frozenset[int] = frozenset(),
 ) -> tuple[str, int, int]:
     """The noun the question asks for (`公司` in `哪家公司研制的`, `航空母舰` in `几艘航空母舰`, `驱逐舰` in
     `…的驱逐舰有哪些`) and its normalised span: the longest start of the text after the question word (or end of
@@ -496,16 +497,22 @@ def _type_word(
         if "的" not in head:
             continue
         head = head.split("的")[-1]
+        end = m.start()
+        among = next((w for w in AMONG_WORDS if head.endswith(w)), "")
+        if among:  # `…的伯克级舰中，哪几艘`: the group's noun ends before the among-word
+            head, end = head[: -len(among)], end - len(among)
         # `…的两栖攻击舰是哪一艘` names the kind; `…的型别是哪一个` a relation, matched against relations instead
         singular = m.group("one") is not None
         for n in range(len(head), 1, -1):
             word = head[-n:]
             if word in vocabulary and not (singular and any(r.endswith(word) for r in relations)):
-                return word, m.start() - n, m.start()
-        for n in (3, 2):  # `…的航母有哪些`: a short form of a KG word (`航空母舰`)
-            full = _expanded(head[-n:], vocabulary) if len(head) >= n else ""
+                return word, end - n, end
+        for n in (3, 2):  # `…的航母有哪些`: a short form of a KG word (`航空母舰`) — not one begun inside a name
+            # the question links (`基洛夫级舰` is no short form of `夫级导弹巡洋舰`)
+            inside = end - n in inside_names
+            full = _expanded(head[-n:], vocabulary) if len(head) >= n and not inside else ""
             if full:
-                return full, m.start() - n, m.start()
+                return full, end - n, end
     return "", 0, 0
 
 
@@ -1092,7 +1099,12 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         or any(t.period_key == m.key or t.anchor_key == m.key for t in times)
     ]
     type_word, tw_start, tw_end = _type_word(
-        nq, index.vocabulary, index.name_endings, index.relation_names, frozenset(m.start for m in kept)
+        nq,
+        index.vocabulary,
+        index.name_endings,
+        index.relation_names,
+        frozenset(m.start for m in kept),
+        frozenset(p for m in kept for p in range(m.start + 1, m.end)),
     )
     predicated = _predicated_kind(nq, index.vocabulary)
     if predicated is not None and not type_word:
