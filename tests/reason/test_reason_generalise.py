@@ -1539,3 +1539,13 @@ def test_the_noun_before_an_among_word_is_no_short_form_begun_inside_a_name() ->
     q = "在北方舰队服役的基洛夫级舰中，哪一艘入役时间最晚？"
     assert _analysis_on(rows, q).type_word not in ("夫级导弹巡洋舰", "舰中队指挥官")
     assert _answer_on(rows, q, "L3").answers == ("乙号",)
+
+
+def test_a_number_word_before_a_which_word_describes_and_does_not_ask() -> None:
+    rows = [
+        ("甲装甲师", "部队", "推进至", "乙河", "地点"),
+        ("甲装甲师", "部队", "被击溃于", "丙部队", "部队"),
+        ("乙河", "地点", "长度", "925公里", "数值"),
+    ]
+    assert _analysis_on(rows, "甲装甲师冲到离乙河只有几公里的地方，最终被哪支部队击溃？").form == "entity"
+    assert _analysis_on(rows, "乙河有几公里长？").form == "number"

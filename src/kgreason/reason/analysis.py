@@ -65,6 +65,7 @@ from kgreason.reason.lexicon import (
     TIME_UNIT_CHARS,
     TIME_WITHIN_WORDS,
     WHEN_WORDS,
+    WHICH,
     YES_NO_ENDING,
 )
 from kgreason.reason.link import Mention, is_side
@@ -276,7 +277,9 @@ def _form(
         return "set", None
     if any(re.search(p, nq) for p in PLACE_QUESTION_PATTERNS):
         return "place", None
-    if any(re.search(p, nq) for p in NUMBER_QUESTION_PATTERNS):
+    # a number word followed by a which-word describes what the which-word asks (`离默兹河只有几公里的地方，…被哪支部队
+    # 击溃`): it asks no number
+    if any(WHICH not in nq[m.end() :] for p in NUMBER_QUESTION_PATTERNS for m in re.finditer(p, nq)):
         return "number", None
     return "entity", None
 
