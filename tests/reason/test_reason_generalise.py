@@ -1549,3 +1549,15 @@ def test_a_number_word_before_a_which_word_describes_and_does_not_ask() -> None:
     ]
     assert _analysis_on(rows, "甲装甲师冲到离乙河只有几公里的地方，最终被哪支部队击溃？").form == "entity"
     assert _analysis_on(rows, "乙河有几公里长？").form == "number"
+
+
+def test_a_sort_noun_after_a_copula_asks_a_sort_of_the_noun_before_it() -> None:
+    # `主炮是什么型号`: the model of the main gun, a thing the KG names as it names guns (`…滑膛炮`), not the tank's
+    # `类型` that `型号` would spell
+    rows = [
+        ("甲坦克", "武器装备", "主要武器", "XX-1滑膛炮", "武器装备"),
+        ("甲坦克", "武器装备", "类型", "第三代主战坦克", "类别"),
+        ("甲坦克", "武器装备", "动力装置", "乙发动机", "武器装备"),
+        ("XX-1滑膛炮", "武器装备", "口径", "120毫米", "数值"),
+    ]
+    assert _answer_on(rows, "甲坦克装的主炮是什么型号？", "L1").answers == ("XX-1滑膛炮",)

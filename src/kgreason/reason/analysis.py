@@ -49,6 +49,7 @@ from kgreason.reason.lexicon import (
     PLACE_MARKERS,
     PLACE_QUESTION_PATTERNS,
     PLACE_TYPE_HINTS,
+    POSSESSIVE,
     PREDICATE_NEGATIONS,
     QUESTION_PARTICLES,
     QUESTION_WORDS,
@@ -56,6 +57,7 @@ from kgreason.reason.lexicon import (
     SAME_WORDS,
     SET_QUESTION_WORDS,
     SET_WORDS,
+    SORT_NOUNS,
     THAN_WORDS,
     THING_MEASURE_WORDS,
     TIME_AFTER_WORDS,
@@ -469,6 +471,12 @@ def _type_word(
                     # the sort noun is no relation word either, unless a relation of the KG spells it (`所属型号`)
                     spelled = any(rest in r for r in relations)
                     return after[:n], head_at if spelled else at, head_at + n
+        sort = next((w for w in SORT_NOUNS if rest.startswith(w)), "")
+        sorted_noun = _noun_before_copula(nq[: m.start()], vocabulary, endings) if sort else ""
+        if sorted_noun:
+            # `主炮是什么型号`: a model of the 主炮 is asked (a thing the KG names as it names 炮); the sort noun's span
+            # is the one taken out of the relation words
+            return sorted_noun, at, at + len(sort)
         for n in range(len(rest), 1, -1):
             # after `哪一型` a relation's name then a superlative is what is said of it (`哪一型首飞时间最晚`), not
             # the kind asked (`哪个舰级` is)
@@ -517,6 +525,19 @@ def _type_word(
             if full:
                 return full, end - n, end
     return "", 0, 0
+
+
+def _noun_before_copula(before: str, vocabulary: frozenset[str], endings: frozenset[str]) -> str:
+    """`…的主炮是` -> `炮`: the noun that ends the text before a final `是`, as the KG spells kinds — the longest end
+    of 2-4 characters that is a KG word, else its last character when KG names end in it; "" when none."""
+    copula = next((c for c in COPULAS if before.endswith(c)), "")
+    if not copula:
+        return ""
+    words = before[: -len(copula)].split(POSSESSIVE)[-1]
+    for n in range(min(4, len(words)), 1, -1):
+        if words[-n:] in vocabulary:
+            return words[-n:]
+    return words[-1:] if words[-1:] in endings else ""
 
 
 def _noun_after_name(text: str, vocabulary: frozenset[str], relations: frozenset[str]) -> str:

@@ -325,6 +325,8 @@ GENERIC_MEASURE_WORDS = "个"  # counts anything (`几个中队`, `几个国家`
 EVENT_MEASURE_WORDS = "次场起届"  # the measure words that count events (`哪一次`, `哪一场`)
 # the measure words that ask for a kind (`哪一型`, `哪一级`), not one thing (`哪一艘`)
 KIND_MEASURE_WORDS = "种型款类级"
+# Nouns that ask for a sort of the thing named before `是` (`主炮是什么型号`: a 主炮's model name is asked)
+SORT_NOUNS: tuple[str, ...] = ("型号", "型别", "类型", "种类")
 # One-character heads of nouns that name the same kind of thing (`哪些船` asks for a `补给舰` too).
 SAME_KIND_HEADS: tuple[str, ...] = ("船舰艇",)
 THING_MEASURE_WORDS = "艘架辆枚门"  # the measure words that count vessels, aircraft, vehicles, munitions, guns
