@@ -1561,3 +1561,17 @@ def test_a_sort_noun_after_a_copula_asks_a_sort_of_the_noun_before_it() -> None:
         ("XX-1滑膛炮", "武器装备", "口径", "120毫米", "数值"),
     ]
     assert _answer_on(rows, "甲坦克装的主炮是什么型号？", "L1").answers == ("XX-1滑膛炮",)
+
+
+def test_a_bound_word_of_naming_asks_for_a_former_name() -> None:
+    # `1925年以前叫什么`: `以前叫` (a bound word a naming verb follows) names the former-name relation; so does a
+    # bound after a naming word (`在正式定名之前用的是哪个编号`)
+    rows = [
+        ("甲城", "地点", "旧称", "乙津", "名称"),
+        ("乙津", "名称", "使用截止时间", "1925年", "时间"),
+        ("丙战役", "事件", "发生地点", "甲城", "地点"),
+        ("丁-34", "武器装备", "原称", "丁-27IB", "名称"),
+        ("丁-34", "武器装备", "衍生自", "丁-27", "武器装备"),
+    ]
+    assert _answer_on(rows, "甲城这座城市在1925年以前叫什么？", "L1").answers == ("乙津",)
+    assert _answer_on(rows, "丁-34在正式定名之前用的是哪个编号？", "L1").answers == ("丁-27IB",)

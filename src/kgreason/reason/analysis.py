@@ -37,6 +37,7 @@ from kgreason.reason.lexicon import (
     KIND_MEASURE_WORDS,
     MEASURE_WORDS,
     NAME_ASKING_VERBS,
+    NAMING_EVENT_WORDS,
     NEGATED_TAIL_PARTICLES,
     NEGATED_WORD_STOPS,
     NEGATION_MARKERS,
@@ -1041,6 +1042,22 @@ _ASKED = re.compile(rf"(?:是|为)?(?:{'|'.join(INTERROGATIVES)})")
 _ASKED_NEXT = re.compile(rf"$|(?:是|为)?(?:{'|'.join(INTERROGATIVES)}|如何|怎样|怎么样)")
 
 
+def _without_naming_bound_words(nq: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans of time windows, less a bound word a naming verb follows (`1925年以前叫什么`) or one that follows a
+    naming word (`在正式定名之前`): they ask for a former name, so those words stay among the words matched against
+    relations (the window still bounds)."""
+    out: list[tuple[int, int]] = []
+    bound_words = [w for w in (*TIME_BEFORE_WORDS, *TIME_AFTER_WORDS) if len(w) > 1]
+    for a, b in windows:
+        word = next((w for w in bound_words if nq[a:b].endswith(w)), "")
+        if word and nq[a : b - len(word)].endswith(NAMING_EVENT_WORDS):
+            b -= len(word) + next(len(n) for n in NAMING_EVENT_WORDS if nq[a : b - len(word)].endswith(n))
+        elif word and nq[b:].startswith(NAME_ASKING_VERBS):
+            b -= len(word)
+        out.append((a, b))
+    return out
+
+
 def _asked(nq: str, spans: list[tuple[int, int]]) -> str:
     """The words right before the question word: they usually name the relation whose object is the answer."""
     m = _ASKED.search(nq)
@@ -1176,7 +1193,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         (m.start, m.end)
         for m in kept
         if not _in_relation_name(m.key, relation_names) and m.how not in ("group", "composed")
-    ] + window_spans
+    ] + _without_naming_bound_words(nq, window_spans)
     # The asked-for noun is matched against the answer's type, not against relations — unless it is a relation
     # name itself (`…的性能特点有哪些`).
     # (`有几个侧弹舱` with `侧弹舱数量` in the KG: a count the KG states under the counted noun's name).

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+# Words of giving a name (`在正式定名之前`: before it was named, so its former name is asked).
+NAMING_EVENT_WORDS: tuple[str, ...] = ("定名", "命名", "更名", "改名", "改称", "易名")
+
 # Groups of words that name the same kind of relation. A relation name containing one of a group's words also
 # matches the question's use of any other word of that group (`指挥官` ~ `统帅`, `研制单位` ~ `研发`).
 RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
@@ -50,7 +53,19 @@ RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
         },
         # a name given later, and the one it replaced (`后来改名叫什么`, `原先定下的舰名`, `以前叫什么`)
         {"更名", "改名", "改称", "易名"},
-        {"曾用名", "旧称", "原名", "原定名称", "旧名", "原称", "原先", "以前叫", "之前叫", "原来叫"},
+        {
+            "曾用名",
+            "旧称",
+            "原名",
+            "原定名称",
+            "旧名",
+            "原称",
+            "原先",
+            "以前叫",
+            "之前叫",
+            "原来叫",
+            *(w + "之前" for w in NAMING_EVENT_WORDS),
+        },
     )
 )
 
