@@ -99,6 +99,12 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
                 if s > best.score:
                     best = RelationMatch(s, frozenset(range(end - k, end)))
             continue
+        if n < 2 and len(v) == 2 and (split := _split_word(v, residual)) is not None:
+            # `改成了什么名字` for `改名`: a verb and its object, the question word between them
+            s = ABBREVIATION_WEIGHT * (0.9 if v != rel else 1.0)
+            if s > best.score:
+                best = RelationMatch(s, split)
+            continue
         if n < 2 and not (n == 1 and len(v) == 1):
             continue
         if "|" in residual[end - n : end]:
@@ -130,6 +136,24 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
             covered.update(p for sp in spans if sp is not None for p in range(*sp))
             best = RelationMatch(share, frozenset(covered))
     return best
+
+
+SPLIT_WORD_GAP = 2  # at most this many characters of the question's own words between a split word's two halves
+
+
+def _split_word(word: str, residual: str) -> frozenset[int] | None:
+    """Positions of a two-character word's halves when the question splits it around its question word: the first
+    half ends a segment (but for `SPLIT_WORD_GAP` characters), the second begins the next (`后来改成|名字` for
+    `改名`); None otherwise."""
+    for i, segment in enumerate(residual.split("|")[:-1]):
+        at = segment.rfind(word[0])
+        if at < 0 or len(segment) - at - 1 > SPLIT_WORD_GAP:
+            continue
+        start = sum(len(x) + 1 for x in residual.split("|")[:i])
+        after = start + len(segment) + 1
+        if residual[after : after + 1] == word[1]:
+            return frozenset({start + at, after})
+    return None
 
 
 ABBREVIATION_WEIGHT = 0.8  # an abbreviated relation word is weaker evidence than the same characters in a row
