@@ -1580,8 +1580,8 @@ def test_a_bound_word_of_naming_asks_for_a_former_name() -> None:
 def test_a_two_character_word_split_around_the_question_word_names_its_relation() -> None:
     # `改成了什么名字`: the verb `改` and its object `名` around the question word spell `改名` (~ `更名为`)
     rows = [
-        ("甲坦克厂", "组织机构", "更名为", "乙制造中心", "组织机构"),
-        ("甲坦克厂", "组织机构", "所在地", "丙市", "地点"),
         ("丁坦克", "武器装备", "生产工厂", "甲坦克厂", "组织机构"),
+        ("甲坦克厂", "组织机构", "所在地", "丙市", "地点"),
+        ("甲坦克厂", "组织机构", "更名为", "乙制造中心", "组织机构"),
     ]
     assert _answer_on(rows, "甲坦克厂后来改成了什么名字？", "L1").answers == ("乙制造中心",)
