@@ -1585,3 +1585,14 @@ def test_a_two_character_word_split_around_the_question_word_names_its_relation(
         ("甲坦克厂", "组织机构", "更名为", "乙制造中心", "组织机构"),
     ]
     assert _answer_on(rows, "甲坦克厂后来改成了什么名字？", "L1").answers == ("乙制造中心",)
+
+
+def test_an_at_the_time_anchor_may_name_its_event_in_several_words() -> None:
+    # `甲-15原型机首飞的时候，乙舰已经入列了吗`: five words between the name and `的时候` (原型机首飞) still name the
+    # date compared (首飞时间)
+    rows = [
+        ("甲-15", "武器装备", "首飞时间", "2009年8月31日", "时间"),
+        ("甲-15", "武器装备", "搭载舰艇", "乙舰", "武器装备"),
+        ("乙舰", "武器装备", "入列时间", "2012年9月25日", "时间"),
+    ]
+    assert _answer_on(rows, "甲-15原型机首飞的时候，乙舰已经入列了吗？").answers == ("否",)

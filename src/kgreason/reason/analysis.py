@@ -717,7 +717,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
 
 
 _ASKS_CATEGORY = re.compile("|".join(CATEGORY_QUESTION_PATTERNS))
-_WHEN = re.compile(r"([\u4e00-\u9fff]{0,4}?)(" + "|".join(WHEN_WORDS) + ")")  # `X发生时` / `X入列的时候`
+_WHEN = re.compile(r"([\u4e00-\u9fff]{0,6}?)(" + "|".join(WHEN_WORDS) + ")")  # `X发生时` / `X原型机首飞的时候`
 # after `早于X`: X's event (`的首飞`, `首飞`, `的首飞时间`), up to the question's end or a final particle
 _PREPOSED_EVENT = re.compile(rf"的?([\u4e00-\u9fff]{{0,6}}?)(?=[{QUESTION_PARTICLES}]?$)")
 
