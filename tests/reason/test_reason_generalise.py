@@ -1596,3 +1596,18 @@ def test_an_at_the_time_anchor_may_name_its_event_in_several_words() -> None:
         ("乙舰", "武器装备", "入列时间", "2012年9月25日", "时间"),
     ]
     assert _answer_on(rows, "甲-15原型机首飞的时候，乙舰已经入列了吗？").answers == ("否",)
+
+
+def test_two_parallel_attributes_compared_when_only_their_difference_follows_than() -> None:
+    # `日方损失的飞机是不是比美方多`: the attribute before 比 (without 的), and the KG's relation that differs from
+    # it by the word after 比 (`美方损失飞机`), held by the battle one hop from the named sea
+    rows = [
+        ("甲海海战", "事件", "发生地点", "甲海", "地点"),
+        ("甲海海战", "事件", "日方损失飞机", "92架", "数值"),
+        ("甲海海战", "事件", "美方损失飞机", "69架", "数值"),
+        ("甲海海战", "事件", "美方损失舰艇", "乙号", "武器装备"),
+    ]
+    rec = _answer_on(rows, "甲海一战中，日方损失的飞机是不是比美方多？")
+    assert rec.answers == ("是",)
+    assert ("92架", "数值大于", "69架") in rec.main_path
+    assert _answer_on(rows, "甲海一战中，美方损失的飞机是不是比日方多？").answers == ("否",)

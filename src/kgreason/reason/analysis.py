@@ -381,11 +381,40 @@ def _than_relations(
             if nq[first_end:i].endswith(b):
                 stop = i - len(b)
                 break
-        left = next((nq[k:stop] for k in range(first_end, stop) if nq[k:stop] in relation_names), "")
+        left = next((w for k in range(first_end, stop) if (w := _as_relation(nq[k:stop], relation_names))), "")
         right = next((nq[after:e] for e in range(found[3], after, -1) if nq[after:e] in relation_names), "")
+        if left and not right:
+            # `日方损失的飞机是不是比美方多`: after 比 only the word in which the other relation differs
+            tail = nq[after : found[3]]
+            word = next((w for w in sorted(_COMPARISON_WORDS, key=len, reverse=True) if tail.endswith(w)), "")
+            right = _parallel_relation(left, tail[: len(tail) - len(word)], relation_names)
         if left and right and left != right:
             return (*found, (left, right))
     return None
+
+
+def _as_relation(words: str, relation_names: frozenset[str]) -> str:
+    """`words` as a relation name of the KG, as written or without the possessive (`日方损失的飞机`); "" if neither."""
+    for w in (words, words.replace(POSSESSIVE, "")):
+        if w in relation_names:
+            return w
+    return ""
+
+
+def _parallel_relation(relation: str, word: str, relation_names: frozenset[str]) -> str:
+    """The other relation of the KG that is `relation` with one part replaced by `word` (`日方损失飞机` and `美方` ->
+    `美方损失飞机`); "" when there is none or several."""
+    if len(word) < 2:
+        return ""
+    found = {
+        r
+        for r in relation_names
+        if r != relation
+        and (p := r.find(word)) >= 0
+        and len(r) == len(relation)
+        and r[:p] + r[p + len(word) :] == relation[:p] + relation[p + len(word) :]
+    }
+    return found.pop() if len(found) == 1 else ""
 
 
 def _in_how_many(text: str, i: int, n: int) -> bool:

@@ -69,7 +69,12 @@ def _bool_by_relation_pair(index: KGIndex, analysis: Analysis, starts: list[str]
     assert analysis.comparative is not None and analysis.compared_relations is not None
     aspect, direction = analysis.comparative
     first, second = analysis.compared_relations
-    for key in starts:
+    # the named thing holds both attributes, or a node one hop from it does (`珊瑚海一战中，日方损失的飞机…`: the
+    # battle at the named sea); the hop then leads the evidence
+    holders = [(key, None) for key in starts] + [
+        (e.dst, e) for key in starts for e in index.edges(key) if not e.is_alias and not index.is_literal(e.dst)
+    ]
+    for key, via in holders:
         own: dict[str, AttributeOption] = {}
         for o in attribute_options(index, key, aspect):
             if o.bridge is None:
@@ -83,7 +88,8 @@ def _bool_by_relation_pair(index: KGIndex, analysis: Analysis, starts: list[str]
         yes = a_less if direction == "min" else b_less
         winner, loser = (a, b) if yes else (b, a)
         w = _winner_candidate(index, analysis, winner, [loser], key)[0]
-        return [_bool(yes, w.main, w.score, w.chains, w.checks)]
+        main = (via.triple.spo, *w.main) if via is not None else w.main
+        return [_bool(yes, main, w.score, w.chains, w.checks)]
     return []
 
 
