@@ -1611,3 +1611,25 @@ def test_two_parallel_attributes_compared_when_only_their_difference_follows_tha
     assert rec.answers == ("是",)
     assert ("92架", "数值大于", "69架") in rec.main_path
     assert _answer_on(rows, "甲海一战中，美方损失的飞机是不是比日方多？").answers == ("否",)
+
+
+def test_is_there_an_event_whose_count_after_the_number_passes_the_threshold() -> None:
+    # `是否有甲导弹袭击造成超过20名乙军死亡`: the words after the number name the attribute (死亡 ~ 死亡人数), and the
+    # events the named weapon was used in are what is asked about
+    rows = [
+        ("丙营房遇袭事件", "事件", "使用武器", "甲导弹", "武器装备"),
+        ("丙营房遇袭事件", "事件", "死亡人数", "28名", "数值"),
+        ("丙营房遇袭事件", "事件", "发生时间", "1991年2月25日", "时间"),
+        ("丁行动", "事件", "开始时间", "1991年1月17日", "时间"),
+        ("丁行动", "事件", "结束时间", "1991年2月28日", "时间"),
+        ("戊导弹", "武器装备", "拦截", "甲导弹", "武器装备"),
+        ("丁行动", "事件", "伤亡人数", "12名", "数值"),
+        ("丙营房遇袭事件", "事件", "遇袭方", "乙军", "组织机构"),
+        ("戊导弹", "武器装备", "使用方", "乙军", "组织机构"),
+    ]
+    rec = _answer_on(rows, "丁行动期间，是否有甲导弹袭击造成超过20名乙军死亡？", "L3")
+    assert rec.answers == ("是",)
+    assert ("28名", "数值大于", "20名") in rec.main_path
+    assert _answer_on(rows, "丁行动期间，是否有甲导弹袭击造成超过30名乙军死亡？", "L3").answers == ("否",)
+    # `…1万人的有哪些国家`: words that ask name no attribute
+    assert _analysis_on(rows, "派兵不少于1万人的有哪些国家？").numerics[0].attribute == "派兵"

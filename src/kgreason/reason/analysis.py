@@ -74,7 +74,7 @@ from kgreason.reason.lexicon import (
 from kgreason.reason.link import Mention, is_side
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.normalize import normalize_text
-from kgreason.text.overlap import share_spelled
+from kgreason.text.overlap import longest_common_substring, share_spelled
 
 # Words that introduce a name the question identifies something by (`绰号“阿迪尔”的战斗机`).
 ALIAS_MARKERS: tuple[str, ...] = (
@@ -850,6 +850,8 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
     nq = q.norm
     out: list[NumericThreshold] = []
     rel_names = sorted({normalize_text(r) for r in index.relations if r}, key=len, reverse=True)
+    # the relations whose values are quantities: the attributes a threshold can bound
+    numeric = sorted({normalize_text(t.relation) for t in index.triples if index.quantity(normalize_text(t.obj))})
     names = [(m.start, m.end) for m in mentions if m.how in ("exact", "core")]
     found = [(q.norm_index(qm.start), q.norm_index(qm.end), qm.text, qm.value) for qm in find_quantities(q.original)]
     # a bare number right after a comparison word is one too (`舷号超过105的`), though it names no unit
@@ -892,8 +894,27 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
             start = breaks[-1]
             attribute = stem[start:]
         end = ne + len(suffix)
+        after = _words_after_number(nq, end)
+        if after and _relation_overlap(after, numeric) > max(1, _relation_overlap(attribute, numeric)):
+            # `造成超过20名美军死亡`: the words after the number name the attribute (死亡 ~ 死亡人数), not those before
+            attribute, start, end = after, cstart, end + len(after)
         out.append(NumericThreshold(q.verbatim(start, end), attribute, relation, text, value, start, end))
     return out
+
+
+_AFTER_NUMBER = re.compile(r"(?!的)[\u4e00-\u9fff]{1,6}?(?=的|吗|呢|$)")
+
+
+def _words_after_number(nq: str, end: int) -> str:
+    """The words right after a threshold's number up to a possessive or the end (`美军死亡` of `超过20名美军死亡`);
+    "" when a question word is among them (`…1万人的有哪些国家` asks, it names no attribute)."""
+    m = _AFTER_NUMBER.match(nq, end)
+    return m.group(0) if m and not _has_any(m.group(0), INTERROGATIVES) else ""
+
+
+def _relation_overlap(words: str, relation_names: Sequence[str]) -> int:
+    """The most characters in a row `words` shares with a relation name of the KG."""
+    return max((longest_common_substring(r, words)[0] for r in relation_names), default=0) if words else 0
 
 
 # (`编号为2001`: an equality names an identifier, which the question links; only an inequality makes a threshold)

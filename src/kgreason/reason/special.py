@@ -179,6 +179,10 @@ def _bool_by_values(
             if best.chain.hops == 1 and index.is_literal(best.chain.end) is False:
                 candidates.append(best.chain)
                 candidates.extend(follow_signature(index, start, best.chain.signature)[: cfg.max_set_size])
+        # and the events a start took part in (`是否有飞毛腿导弹袭击造成超过20名美军死亡`: an attack it was used in)
+        candidates.extend(
+            Chain(s, (e,)) for s in starts for e in index.edges(s) if names_event_type(index.types_text(e.dst))
+        )
     results: list[tuple[int, int, Chain, list[Check]]] = []
     for chain in candidates:
         checks = [check_time(index, chain, w, analysis) for w in analysis.times]
