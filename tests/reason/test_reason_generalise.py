@@ -1633,3 +1633,17 @@ def test_is_there_an_event_whose_count_after_the_number_passes_the_threshold() -
     assert _answer_on(rows, "丁行动期间，是否有甲导弹袭击造成超过30名乙军死亡？", "L3").answers == ("否",)
     # `…1万人的有哪些国家`: words that ask name no attribute
     assert _analysis_on(rows, "派兵不少于1万人的有哪些国家？").numerics[0].attribute == "派兵"
+
+
+def test_the_words_naming_the_start_describe_no_other_node_that_spells_them() -> None:
+    # `甲-90A所用热像仪的生产厂商是哪个国家的`: `甲-90A` names the start; that `甲-90` spells part of it is no
+    # evidence for the hop to `甲-90` (whose country would answer) — the chain through the imager and its maker is
+    rows = [
+        ("甲-90", "武器装备", "衍生型号", "甲-90A", "武器装备"),
+        ("甲-90", "武器装备", "研制国家", "乙国", "国家"),
+        ("甲-90A", "武器装备", "热像仪", "丙热像仪", "武器装备"),
+        ("丙热像仪", "武器装备", "制造商", "丁公司", "组织机构"),
+        ("丁公司", "组织机构", "所属国家", "戊国", "国家"),
+        ("甲-90A", "武器装备", "甲-90A炮塔结构", "焊接炮塔", "名称"),
+    ]
+    assert _answer_on(rows, "甲-90A所用热像仪的生产厂商是哪个国家的？").answers == ("戊国",)

@@ -577,9 +577,9 @@ class ChainScorer:
                 continue
             hop_covered, hop_score, hop_weak = self._hop(e)
             start_words = self._kept_names.get(chain.start)
-            if start_words and hop_covered & start_words and _designation_of(chain.start, e.dst):
-                # a variant whose designation continues the start's (`米格-29` -> `米格-29UB`) is not described by
-                # the words that name the start: only a relation that spells them is evidence for the hop
+            if start_words and hop_covered & start_words and e.dst != chain.start:
+                # a node whose name spells the start's (a variant `米格-29UB`, an event `1989年巴黎航展米格-29坠毁事故`)
+                # is not described by the words that name the start: only a relation that spells them is evidence
                 hop_covered, hop_score, hop_weak = self._hop(e, start_words)
             if i < len(chain.edges) - 1 and hop_score < NODE_SUPPORT and (described := self._kind_named(e.dst)):
                 # a bridge the question describes by a kind the KG states of it (`击沉X的潜艇…隶属于哪支海军`
