@@ -410,12 +410,6 @@ class ChainScore:
     hop_scores: tuple[float, ...]
 
 
-def _designation_of(base: str, key: str) -> bool:
-    """`key` is `base` with a letter or digit added (`米格29ub` of `米格29`, `f35a` of `f35`): another designation of
-    its family."""
-    return key.startswith(base) and len(key) > len(base) and key[len(base)].isascii() and key[len(base)].isalnum()
-
-
 class ChainScorer:
     """The chain score for one question, remembering what chains share: the evidence of each hop (chains from one
     start share their prefixes) and the answer kind of each end. Build one per question."""
