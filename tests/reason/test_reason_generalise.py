@@ -1647,3 +1647,22 @@ def test_the_words_naming_the_start_describe_no_other_node_that_spells_them() ->
         ("甲-90A", "武器装备", "甲-90A炮塔结构", "焊接炮塔", "名称"),
     ]
     assert _answer_on(rows, "甲-90A所用热像仪的生产厂商是哪个国家的？").answers == ("戊国",)
+
+
+def test_a_demonstrative_kind_names_the_documents_own_thing_of_that_kind() -> None:
+    # `在这场海战中沉没的…`: no name, but `这场海战` is the document's battle — of the nodes named `…海战`, the one with
+    # the most triples (not the other battle it mentions in passing)
+    rows = [
+        ("甲海海战", "事件", "参战舰艇", "乙号", "武器装备"),
+        ("甲海海战", "事件", "参战舰艇", "丙号", "武器装备"),
+        ("甲海海战", "事件", "发生时间", "1942年5月", "时间"),
+        ("乙号", "武器装备", "沉没于", "甲海海战", "事件"),
+        ("乙号", "武器装备", "舰长", "丁上校", "人物"),
+        ("丙号", "武器装备", "舰长", "戊上校", "人物"),
+        ("丙号", "武器装备", "沉没于", "己岛海战", "事件"),
+        ("己岛海战", "事件", "发生时间", "1942年6月", "时间"),
+    ]
+    assert _answer_on(rows, "在这场海战中沉没的那艘航母，舰长是谁？").answers == ("丁上校",)
+    # `日本航母`, `基本型`: a demonstrative only where it points (`本` is left out; `该`, `此` need the measure word)
+    mentions = _analysis_on(rows, "日本航母在这场海战中沉没了几艘？").mentions
+    assert [m.key for m in mentions] == ["甲海海战"]

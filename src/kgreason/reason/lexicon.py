@@ -353,6 +353,11 @@ NAMING_VERBS: tuple[str, ...] = ("叫做", "叫", "名叫", "称为", "名字是
 NAME_ASKING_VERBS: tuple[str, ...] = ("叫做", "叫", "名叫", "称为", "称作")
 # Demonstratives before a measure word (`那次阅兵`, `这一艘`): the question points with them.
 DEMONSTRATIVES = "那这"
+# Demonstratives and measure words that point at the document's own thing of a kind (`这场海战`, `该型坦克`); `该`
+# and `此` only with the measure word (they also end words: `应该`, `因此`)
+TOPIC_DEMONSTRATIVE = "这"
+TOPIC_MEASURED_DEMONSTRATIVES = "该此"
+TOPIC_MEASURE_WORDS = "场次型款"
 # Words that begin what is asked of a thing described by `…的那艘X` without a comma (`…的那艘英国军舰属于什么舰种`).
 DESCRIBED_REST_STARTS: tuple[str, ...] = ("是", "为", "属于", "隶属于", "由")
 # Endings of a `…的Y，` clause that make it a time or a group rather than one thing to go on about (`X的时候，…`).

@@ -47,7 +47,11 @@ from kgreason.reason.lexicon import (
     NAME_PARTICLES,
     PERSON_TYPE_HINTS,
     PHRASE_END_CHARS,
+    POSSESSIVE,
     RELATION_SYNONYMS,
+    TOPIC_DEMONSTRATIVE,
+    TOPIC_MEASURE_WORDS,
+    TOPIC_MEASURED_DEMONSTRATIVES,
     names_event_type,
 )
 from kgreason.reason.textmap import MappedText, quoted_spans
@@ -136,6 +140,7 @@ class NameTable:
         self.by_first: dict[str, list[str]] = defaultdict(list)  # first character -> keys (gapped links)
         self.bare: dict[str, str] = {}  # key -> its name without a trailing kind of its own (composed links)
         self.events = frozenset(k for k in index.nodes if names_event_type(index.types_text(k)))  # event nodes
+        self.degree = {k: n.degree for k, n in index.nodes.items()}
         self.words = index.vocabulary
         self.alias_group = index.alias_group
         # short numbers (`105`) are no names by themselves, but they are when the question says whose they are
@@ -292,13 +297,47 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         # a quoted word names a thing; else a group, not rivals: every node sharing the word is kept (they overlap
         # by design); failing that, the longest words the question shares with the inside of one name each
         # (`海上阅兵`)
-        fallback = _quoted_groups(table, q, []) or _shared(table, q) or _inner(table, q)
+        fallback = (
+            _topic_mentions(table, q, []) or _quoted_groups(table, q, []) or _shared(table, q) or _inner(table, q)
+        )
         return sorted(fallback, key=lambda m: (m.start, m.key))
     chosen = _select(_not_inside_a_spelled_name(table, found, nq))
+    chosen += _topic_mentions(table, q, chosen)
     # a name spelled in pieces: the pieces no other link took (`伊丽莎白女王号航母访问横须贺`: 横须贺 is a partial
     # link of 横须贺访问, 访问 a piece of it)
     chosen += _select([m for m in composed if not any(m.start < t.end and t.start < m.end for t in chosen)])
     return sorted(chosen + _quoted_groups(table, q, chosen), key=lambda m: (m.start, m.key))
+
+
+TOPIC_SCORE = 0.6  # a kind named with a demonstrative is the document's own thing of that kind, less surely
+# `这场海战`, `这次行动`, `这型坦克`, `该型`: a demonstrative, a measure word of events or kinds, then a noun
+_TOPIC = re.compile(
+    rf"(?:{TOPIC_DEMONSTRATIVE}一?[{TOPIC_MEASURE_WORDS}]?|[{TOPIC_MEASURED_DEMONSTRATIVES}][{TOPIC_MEASURE_WORDS}])"
+    r"(?=[\u4e00-\u9fff]{2})"
+)
+
+
+def _topic_mentions(table: NameTable, q: MappedText, taken: list[Mention]) -> list[Mention]:
+    """`在这场海战中沉没的…`: a kind named with a demonstrative (and no name) is the document's own thing of that
+    kind — of the nodes whose names end in the noun, the one with the most triples. Not after `的` (`…的这艘舰`
+    points back to what the question describes)."""
+    nq = q.norm
+    out: list[Mention] = []
+    for m in _TOPIC.finditer(nq):
+        if nq[: m.start()].endswith(POSSESSIVE) or any(m.start() < t.end and t.start < m.end() + 2 for t in taken):
+            continue
+        for n in range(4, 1, -1):
+            noun = nq[m.end() : m.end() + n]
+            if len(noun) < n or any(m.end() < t.end and t.start < m.end() + n for t in taken):
+                continue
+            keys = [k for k, name in table.names.items() if name.endswith(noun)]
+            if keys:
+                key = max(keys, key=lambda k: (table.degree.get(k, 0), k))
+                out.append(
+                    Mention(m.start(), m.end() + n, q.verbatim(m.start(), m.end() + n), key, "partial", TOPIC_SCORE)
+                )
+                break
+    return out
 
 
 def _named_numbers(table: NameTable, q: MappedText) -> list[Mention]:
