@@ -1666,3 +1666,14 @@ def test_a_demonstrative_kind_names_the_documents_own_thing_of_that_kind() -> No
     # `日本航母`, `基本型`: a demonstrative only where it points (`本` is left out; `该`, `此` need the measure word)
     mentions = _analysis_on(rows, "日本航母在这场海战中沉没了几艘？").mentions
     assert [m.key for m in mentions] == ["甲海海战"]
+
+
+def test_the_rest_asked_of_a_described_thing_is_not_a_name_the_description_started_from() -> None:
+    # `承担甲-400设计工作的那家设计局，上级是哪家集团`: the bureau's parent, not 甲-400 (one hop back from the bureau too)
+    rows = [
+        ("甲-400", "武器装备", "设计单位", "乙中央设计局", "组织机构"),
+        ("乙中央设计局", "组织机构", "隶属于", "丙空天防御康采恩", "组织机构"),
+        ("甲-400", "武器装备", "研制国家", "丁国", "国家"),
+        ("戊设计局", "组织机构", "隶属于", "丙空天防御康采恩", "组织机构"),
+    ]
+    assert _answer_on(rows, "承担甲-400具体设计工作的那家设计局，上级是哪家集团？").answers == ("丙空天防御康采恩",)

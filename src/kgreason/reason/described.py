@@ -152,4 +152,7 @@ def described_candidates(
         checked = [t for k in checks for t in (*k.triples, *k.derived)]
         main = dedupe([*chained, *checked, *thing.main, *c.main])
         out.append(replace(c, main=main, checks=tuple(checks), origin="described", alts=()))
-    return out
+    # nor, surely, with a name the description started from to pick the thing out (`承担S-400设计工作的那家设计局，
+    # 上级是哪家集团` is not S-400): such answers go last
+    described_by = {ch.start for ch in thing.chains} - {key, thing.answer_keys[0]}
+    return sorted(out, key=lambda c: any(k in described_by for k in c.answer_keys))
