@@ -1669,7 +1669,7 @@ def test_a_demonstrative_kind_names_the_documents_own_thing_of_that_kind() -> No
 
 
 def test_the_rest_asked_of_a_described_thing_is_not_a_name_the_description_started_from() -> None:
-    # `承担甲-400设计工作的那家设计局，上级是哪家集团`: the bureau's parent, not 甲-400 (one hop back from the bureau too)
+    # `承担甲-400设计工作的那家设计局，上级是哪家集团`: the bureau's parent, not 甲-400 (one hop back from it too)
     rows = [
         ("甲-400", "武器装备", "设计单位", "乙中央设计局", "组织机构"),
         ("乙中央设计局", "组织机构", "隶属于", "丙空天防御康采恩", "组织机构"),
