@@ -1677,3 +1677,36 @@ def test_the_rest_asked_of_a_described_thing_is_not_a_name_the_description_start
         ("戊设计局", "组织机构", "隶属于", "丙空天防御康采恩", "组织机构"),
     ]
     assert _answer_on(rows, "承担甲-400具体设计工作的那家设计局，上级是哪家集团？").answers == ("丙空天防御康采恩",)
+
+
+def test_a_single_fact_may_start_from_a_place_the_question_marks() -> None:
+    # L1 checks no constraints, so a place marked as one (`在“蓝滩”上岸`) is where the one fact starts
+    rows = [
+        ("甲登陆", "作战行动", "登陆部队", "乙军", "部队"),
+        ("甲登陆", "作战行动", "作战地点", "丙港", "地点"),
+        ("乙军", "部队", "下辖", "丁师", "部队"),
+        ("丁师", "部队", "下辖", "陆战1团", "部队"),
+        ("陆战1团", "部队", "登陆地点", "蓝滩", "地点"),
+        ("陆战5团", "部队", "登陆地点", "红滩", "地点"),
+    ]
+    rec = _answer_on(rows, "甲登陆时，在“蓝滩”上岸的是哪个团？", "L1")
+    assert rec.answers == ("陆战1团",)
+    assert rec.main_path == (("陆战1团", "登陆地点", "蓝滩"),)
+
+
+def test_a_count_of_people_counts_no_ships_and_an_empty_single_fact_takes_two_hops() -> None:
+    # `…巡洋舰上死了多少人`: counting the ships (`1`) answers no count of people; the KG's stated number does
+    rows = [
+        ("甲号被击沉事件", "事件", "攻击方", "乙号", "武器装备"),
+        ("甲号被击沉事件", "事件", "被击沉舰船", "甲号", "武器装备"),
+        ("甲号被击沉事件", "事件", "死亡人数", "323人", "数值"),
+        ("甲号", "武器装备", "类型", "巡洋舰", "类别"),
+        ("甲号", "武器装备", "隶属于", "己国海军", "组织机构"),
+        ("己国海军", "组织机构", "所属国家", "己国", "国家"),
+        ("丙航展空难", "事件", "发生地点", "丁机场", "地点"),
+        ("丙航展空难", "事件", "死亡人数", "77人", "数值"),
+        ("丙航展空难", "事件", "涉事飞机", "戊-27UB", "武器装备"),
+    ]
+    assert _answer_on(rows, "被“乙”号击沉的己国巡洋舰上死了多少人？").answers == ("323人",)
+    # L1, the event only described: one hop from the airport answers nothing, two do
+    assert _answer_on(rows, "丁机场那架戊-27UB坠入人群的事故，一共夺去了多少人的生命？", "L1").answers == ("77人",)

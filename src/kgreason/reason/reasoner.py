@@ -229,11 +229,13 @@ class Reasoner:
             # one fact (docs/annotation.md): one hop, no constraint checks — unless one hop reaches nothing of the
             # asked kind and two hops, each supported by the question's words, do (`1144型核动力巡洋舰是由哪个设计局…`:
             # the writer names the ship by its code, a value one hop from it, and counts the fact as one)
-            one_fact = replace(analysis, times=(), numerics=(), order=None)
+            one_fact = replace(analysis, times=(), numerics=(), order=None, roles={})
             one = self._chains_and_groups(q, index, one_fact, replace(cfg, max_hops=1, entity_checks=False))
             if _of_asked_kind(one[0]) or not cfg.single_fact_fallback:
                 return one
             full = self._chains_and_groups(q, index, analysis, replace(cfg, max_hops=SINGLE_FACT_FALLBACK_HOPS))
+            if not one[0]:
+                return full  # one hop answers nothing at all: two hops may
             return full if _of_asked_kind(full[0]) and _every_hop_supported(*full) else one
         return self._chains_and_groups(q, index, analysis, cfg)
 
