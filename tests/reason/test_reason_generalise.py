@@ -1710,3 +1710,16 @@ def test_a_count_of_people_counts_no_ships_and_an_empty_single_fact_takes_two_ho
     assert _answer_on(rows, "被“乙”号击沉的己国巡洋舰上死了多少人？").answers == ("323人",)
     # L1, the event only described: one hop from the airport answers nothing, two do
     assert _answer_on(rows, "丁机场那架戊-27UB坠入人群的事故，一共夺去了多少人的生命？", "L1").answers == ("77人",)
+
+
+def test_a_description_after_the_demonstrative_picks_the_thing_the_rest_asks_about() -> None:
+    # `那艘以X命名的巡洋舰，后来被改成了什么名字`: the ship named after X, then its new name (not its class)
+    rows = [
+        ("乙号", "武器装备", "命名来源", "甲领导人", "人物"),
+        ("乙号", "武器装备", "所属级别", "丙级导弹巡洋舰", "武器装备"),
+        ("乙号", "武器装备", "更名为", "丁大帝号", "武器装备"),
+        ("甲领导人", "人物", "身份", "戊国领导人", "身份"),
+        ("己号", "武器装备", "所属级别", "丙级导弹巡洋舰", "武器装备"),
+    ]
+    q = "那艘以戊国领导人甲领导人命名的巡洋舰，后来被改成了什么名字？"
+    assert _answer_on(rows, q).answers == ("丁大帝号",)

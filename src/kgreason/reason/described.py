@@ -45,6 +45,11 @@ _DESCRIBED = re.compile(
 _CONTINUED = re.compile(
     r"^(?P<head>[^，,。；;？?]{2,}?的(?P<noun>[^，,。；;？?的]{1,8}))[，,]\s*(?P<rest>[^，,。；;]+)$"
 )
+# or the demonstrative first: `那艘以X命名的巡洋舰，后来被改成了什么名字`
+_DEMONSTRATIVE_FIRST = re.compile(
+    rf"^[{DEMONSTRATIVES}]一?(?P<measure>[{MEASURE_WORDS}])(?P<head>[^，,。；;？?]{{2,}}?)的"
+    r"(?P<noun>[^，,。；;？?的]{1,8})[，,]\s*(?P<rest>[^，,。；;]+)$"
+)
 _ASKING = re.compile("|".join([*sorted(INTERROGATIVES, key=len, reverse=True), *NUMBER_QUESTION_PATTERNS]))
 # what a pronoun opening the rest stands for, by how it is used: `其原型机` (its), `它是…` (it)
 _POSSESSIVE_PRONOUNS = ("其",)
@@ -66,6 +71,9 @@ def find_described(analysis: Analysis) -> Described | None:
         return None
     question = analysis.question
     m = _DESCRIBED.match(question)
+    first = _DEMONSTRATIVE_FIRST.match(question) if m is None else None
+    if first is not None:
+        return _demonstrative_first(first)
     continued = _CONTINUED.match(question) if m is None else None
     if continued is not None and not _name_then_noun(analysis, continued.group("head"), continued.group("noun")):
         return None
@@ -94,6 +102,17 @@ def find_described(analysis: Analysis) -> Described | None:
     )
     joint = "的" if pronoun in _POSSESSIVE_PRONOUNS else ""
     return Described(f"{head}的{asked}", rest, noun, joint, named)
+
+
+def _demonstrative_first(m: re.Match[str]) -> Described | None:
+    """`那艘以X命名的巡洋舰，后来…`: the clause between the demonstrative and the kind describes one thing; the rest
+    after the comma asks about it."""
+    head, rest, measure, noun = m.group("head"), m.group("rest").strip(), m.group("measure"), m.group("noun")
+    if _ASKING.search(head) or not _ASKING.search(rest) or ASKS_ITS_NAME.fullmatch(normalize_text(rest)):
+        return None
+    pronoun = next((p for p in sorted(RESTART_PRONOUNS, key=len, reverse=True) if rest.startswith(p)), "")
+    joint = "的" if pronoun in _POSSESSIVE_PRONOUNS else ""
+    return Described(f"{head}的是哪一{measure}{noun}", rest[len(pronoun) :], noun, joint)
 
 
 def _name_then_noun(analysis: Analysis, head: str, noun: str) -> bool:
