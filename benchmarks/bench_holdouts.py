@@ -41,6 +41,8 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     "k": (0.6737, "2f7d649"),  # c3fcd38: 0.6612
     "l": (0.6065, "b707cbc"),  # the same with 0407aa6: the seventh session's first two fixes did not reach it
     "m": (0.5742, "b707cbc"),  # the same with 0407aa6
+    "n": (0.5438, "1088d16"),  # 0407aa6 (the seventh session's start): 0.5373
+    "o": (0.5780, "1088d16"),  # 0407aa6: 0.5421
 }
 
 
