@@ -1723,3 +1723,15 @@ def test_a_description_after_the_demonstrative_picks_the_thing_the_rest_asks_abo
     ]
     q = "那艘以戊国领导人甲领导人命名的巡洋舰，后来被改成了什么名字？"
     assert _answer_on(rows, q).answers == ("丁大帝号",)
+
+
+def test_gai_jiao_names_a_renaming() -> None:
+    # `到了乙国海军后改叫什么`: `改叫` is a renaming word like `改名` (~ `改名为`)
+    rows = [
+        ("甲号", "武器装备", "出售给", "乙国海军", "组织机构"),
+        ("甲号", "武器装备", "服役时间", "1963年", "时间"),
+        ("甲号", "武器装备", "后编入", "己舰队", "组织机构"),
+        ("甲号", "武器装备", "改名为", "丙号", "武器装备"),
+        ("丁号", "武器装备", "接替", "甲号", "武器装备"),
+    ]
+    assert _answer_on(rows, "甲号到了乙国海军后改叫什么？").answers == ("丙号",)

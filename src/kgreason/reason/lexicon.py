@@ -52,7 +52,7 @@ RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
             *("被称", "称呼"),
         },
         # a name given later, and the one it replaced (`后来改名叫什么`, `原先定下的舰名`, `以前叫什么`)
-        {"更名", "改名", "改称", "易名"},
+        {"更名", "改名", "改称", "易名", "改叫"},
         {
             "曾用名",
             "旧称",
