@@ -1735,3 +1735,14 @@ def test_gai_jiao_names_a_renaming() -> None:
         ("丁号", "武器装备", "接替", "甲号", "武器装备"),
     ]
     assert _answer_on(rows, "甲号到了乙国海军后改叫什么？").answers == ("丙号",)
+
+
+def test_tongcheng_is_another_name() -> None:
+    # `X 通称 PAC-9导弹`: a common name, an alias — the one fact asked of `PAC-9导弹` is X's
+    rows = [
+        ("MIM-999F导弹", "武器装备", "导引头类型", "主动雷达导引头", "部件"),
+        ("MIM-999F导弹", "武器装备", "通称", "PAC-9导弹", "名称"),
+        ("MIM-999F导弹", "武器装备", "导引头工作波段", "Ka波段", "波段"),
+        ("MIM-999F导弹", "武器装备", "生产商", "甲公司", "组织机构"),
+    ]
+    assert _answer_on(rows, "PAC-9导弹的主动雷达导引头工作在哪个波段？", "L1").answers == ("Ka波段",)

@@ -18,6 +18,7 @@ ALIAS_RELATIONS: frozenset[str] = frozenset(
         "又名",
         "亦称",
         "俗称",
+        "通称",
         "代号",
         "绰号",
         "昵称",
