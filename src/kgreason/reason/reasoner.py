@@ -226,9 +226,10 @@ class Reasoner:
             if kept:
                 return kept, []
         if q.difficulty in cfg.single_fact_levels and analysis.form not in ("bool", "choice"):
-            # one fact (docs/annotation.md): one hop, no constraint checks — unless one hop reaches nothing of the
-            # asked kind and two hops, each supported by the question's words, do (`1144型核动力巡洋舰是由哪个设计局…`:
-            # the writer names the ship by its code, a value one hop from it, and counts the fact as one)
+            # one fact (docs/annotation.md): one hop, no constraint checks, so a place the question marks may start
+            # it (`在“蓝滩”上岸的是哪个团`) — unless one hop reaches nothing of the asked kind and two hops, each
+            # supported by the question's words, do (`1144型核动力巡洋舰是由哪个设计局…`: the writer names the ship by
+            # its code, a value one hop from it, and counts the fact as one), or one hop answers nothing at all
             one_fact = replace(analysis, times=(), numerics=(), order=None, roles={})
             one = self._chains_and_groups(q, index, one_fact, replace(cfg, max_hops=1, entity_checks=False))
             if _of_asked_kind(one[0]) or not cfg.single_fact_fallback:
