@@ -202,6 +202,11 @@ class KGIndex:
         return frozenset(words)
 
     @cached_property
+    def quantity_relations(self) -> frozenset[str]:
+        """Normalised names of the relations that reach a quantity: the attributes a numeric threshold can bound."""
+        return frozenset(normalize_text(t.relation) for t in self.triples if self.quantity(normalize_text(t.obj)))
+
+    @cached_property
     def name_endings(self) -> frozenset[str]:
         """Last characters of the KG's entity names (`州` of `阿肯色州`): one-character kind words."""
         return frozenset(n.key[-1] for n in self.nodes.values() if n.kind == "entity" and len(n.key) >= 3)

@@ -5,7 +5,7 @@ the words left for relation matching. Pure functions of the question, the linked
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise
@@ -850,8 +850,6 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
     nq = q.norm
     out: list[NumericThreshold] = []
     rel_names = sorted({normalize_text(r) for r in index.relations if r}, key=len, reverse=True)
-    # the relations whose values are quantities: the attributes a threshold can bound
-    numeric = sorted({normalize_text(t.relation) for t in index.triples if index.quantity(normalize_text(t.obj))})
     names = [(m.start, m.end) for m in mentions if m.how in ("exact", "core")]
     found = [(q.norm_index(qm.start), q.norm_index(qm.end), qm.text, qm.value) for qm in find_quantities(q.original)]
     # a bare number right after a comparison word is one too (`舷号超过105的`), though it names no unit
@@ -895,6 +893,7 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
             attribute = stem[start:]
         end = ne + len(suffix)
         after = _words_after_number(nq, end)
+        numeric = index.quantity_relations
         if after and _relation_overlap(after, numeric) > max(1, _relation_overlap(attribute, numeric)):
             # `造成超过20名美军死亡`: the words after the number name the attribute (死亡 ~ 死亡人数), not those before
             attribute, start, end = after, cstart, end + len(after)
@@ -912,7 +911,7 @@ def _words_after_number(nq: str, end: int) -> str:
     return m.group(0) if m and not _has_any(m.group(0), INTERROGATIVES) else ""
 
 
-def _relation_overlap(words: str, relation_names: Sequence[str]) -> int:
+def _relation_overlap(words: str, relation_names: Iterable[str]) -> int:
     """The most characters in a row `words` shares with a relation name of the KG."""
     return max((longest_common_substring(r, words)[0] for r in relation_names), default=0) if words else 0
 
@@ -1100,10 +1099,9 @@ def _without_naming_bound_words(nq: str, windows: list[tuple[int, int]]) -> list
     bound_words = [w for w in (*TIME_BEFORE_WORDS, *TIME_AFTER_WORDS) if len(w) > 1]
     for a, b in windows:
         word = next((w for w in bound_words if nq[a:b].endswith(w)), "")
-        if word and nq[a : b - len(word)].endswith(NAMING_EVENT_WORDS):
-            b -= len(word) + next(len(n) for n in NAMING_EVENT_WORDS if nq[a : b - len(word)].endswith(n))
-        elif word and nq[b:].startswith(NAME_ASKING_VERBS):
-            b -= len(word)
+        naming = next((n for n in NAMING_EVENT_WORDS if word and nq[a : b - len(word)].endswith(n)), "")
+        if naming or (word and nq[b:].startswith(NAME_ASKING_VERBS)):
+            b -= len(word) + len(naming)
         out.append((a, b))
     return out
 

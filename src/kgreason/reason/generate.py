@@ -23,7 +23,7 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, CheckKind, check_entity, check_negated, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.kinds import category_edges
-from kgreason.reason.lexicon import PERSON_COUNTERS, PERSON_TYPE_HINTS, POSSESSIVE
+from kgreason.reason.lexicon import PERSON_COUNTERS, POSSESSIVE, names_person_type
 from kgreason.reason.scoring import ChainScore, ChainScorer
 from kgreason.text.normalize import normalize_text
 
@@ -279,10 +279,6 @@ def _start_judged_on_members(
     return [(chain, sc, [*checks, own[chain.end]]) for chain, sc, checks in rows]
 
 
-def _is_person(index: KGIndex, key: str) -> bool:
-    return any(h in index.types_text(key) for h in PERSON_TYPE_HINTS)
-
-
 def _member_candidates(
     index: KGIndex,
     analysis: Analysis,
@@ -320,7 +316,7 @@ def _member_candidates(
         # answer `1`. The number is then the answer, like any value question.
         form = "number"
     counts_people = bool(analysis.measure_word) and analysis.measure_word in PERSON_COUNTERS
-    if form == "count" and counts_people and not any(_is_person(index, r[0].end) for r in rows):
+    if form == "count" and counts_people and not any(names_person_type(index.types_text(r[0].end)) for r in rows):
         return []  # `死了多少人`: a count of people counts no ships (the KG's stated number answers it)
     if form in ("set", "count"):
         pool = passing or rows

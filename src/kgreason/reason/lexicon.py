@@ -493,6 +493,11 @@ def names_event_type(types_text: str) -> bool:
     return any(h in types_text for h in EVENT_TYPE_HINTS)
 
 
+def names_person_type(types_text: str) -> bool:
+    """Whether a node's KG types (`KGIndex.types_text`) name a person (`人物`, `将领`, `飞行员`, ...)."""
+    return any(h in types_text for h in PERSON_TYPE_HINTS)
+
+
 CAMP_TYPE_HINTS = ("国家", "组织", "联盟", "阵营", "集团", "同盟", "政府", "政权", "军队")
 
 PLACE_TYPE_WORDS = ("地点", "地区", "位置", "城市", "港", "基地", "海域", "岛", "地名", "省", "州")

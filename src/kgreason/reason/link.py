@@ -45,7 +45,6 @@ from kgreason.reason.lexicon import (
     INTERROGATIVES,
     MEASURE_WORDS,
     NAME_PARTICLES,
-    PERSON_TYPE_HINTS,
     PHRASE_END_CHARS,
     POSSESSIVE,
     RELATION_SYNONYMS,
@@ -53,6 +52,7 @@ from kgreason.reason.lexicon import (
     TOPIC_MEASURE_WORDS,
     TOPIC_MEASURED_DEMONSTRATIVES,
     names_event_type,
+    names_person_type,
 )
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.names import surname
@@ -180,7 +180,7 @@ class NameTable:
                         inner[name[i : i + length]].add(key)
             # `约瑟夫·罗彻福特`: a transliterated name is called by its last part alone (the family name)
             # (a person's may have two characters: `普勒` -> `刘易斯·普勒`)
-            person = any(h in index.types_text(key) for h in PERSON_TYPE_HINTS)
+            person = names_person_type(index.types_text(key))
             shortest = PERSON_SURNAME_MIN_CHARS if person else PARTIAL_MIN_CHARS
             if len(last := normalize_text(surname(node.name))) >= shortest:
                 inner[last].add(key)

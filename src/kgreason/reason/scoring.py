@@ -28,13 +28,13 @@ from kgreason.reason.lexicon import (
     COUNTRY_TYPE_WORDS,
     GENERIC_MEASURE_WORDS,
     ORGANISATION_TYPE_HINTS,
-    PERSON_TYPE_HINTS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_HINTS,
     SAME_KIND_HEADS,
     THING_TYPE_HINTS,
     TYPE_RELATION_HINTS,
     names_event_type,
+    names_person_type,
     relation_variants,
 )
 from kgreason.text.normalize import normalize_text
@@ -294,7 +294,7 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         return -1.0
     score = 0.0
     if analysis.person:
-        if any(h in types for h in PERSON_TYPE_HINTS):
+        if names_person_type(types):
             score += 1.0
         elif index.is_place(end):
             score -= 1.0  # `和谁发生了对峙`: a party is asked, never the place where it happened
