@@ -1746,3 +1746,23 @@ def test_tongcheng_is_another_name() -> None:
         ("MIM-999F导弹", "武器装备", "生产商", "甲公司", "组织机构"),
     ]
     assert _answer_on(rows, "PAC-9导弹的主动雷达导引头工作在哪个波段？", "L1").answers == ("Ka波段",)
+
+
+def test_the_relation_asked_anchors_the_fact_when_the_names_reach_nothing_it_supports() -> None:
+    # `甲国那艘…航母平时以哪座港口为母港`: the one name linked (甲国) reaches nothing `母港` describes; the relation the
+    # question spells does, from the few nodes that have it
+    rows = [
+        ("丙号", "武器装备", "所属国家", "甲国", "国家"),
+        ("丙号", "武器装备", "母港", "丁港", "地点"),
+        ("丙号", "武器装备", "舰种", "核动力航空母舰", "舰种"),
+        ("戊行动", "军事行动", "发起国", "甲国", "国家"),
+        ("己号", "武器装备", "所属国家", "乙国", "国家"),
+    ]
+    assert _answer_on(rows, "甲国那艘唯一在役的大船平时以哪座港口为母港？", "L1").answers == ("丁港",)
+    # no name at all: `那座机场…以哪位飞行员的名字命名` — the subjects of 命名来源 anchor it
+    rows = [
+        ("庚机场", "地点", "命名来源", "辛飞行员", "人物"),
+        ("庚机场", "地点", "修建方", "乙军", "组织机构"),
+        ("壬岛", "地点", "所属群岛", "癸群岛", "地点"),
+    ]
+    assert _answer_on(rows, "岛上那座后来被夺取的机场，是以哪位飞行员的名字命名的？", "L1").answers == ("辛飞行员",)

@@ -24,7 +24,7 @@ from kgreason.reason.checks import Check, CheckKind, check_entity, check_negated
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.kinds import category_edges
 from kgreason.reason.lexicon import PERSON_COUNTERS, POSSESSIVE, names_person_type
-from kgreason.reason.scoring import ChainScore, ChainScorer
+from kgreason.reason.scoring import SUPPORTED_HOP, ChainScore, ChainScorer, relation_match
 from kgreason.text.normalize import normalize_text
 
 # Relevance of a chain from an external model, in [0, 1]; None when none is configured.
@@ -127,7 +127,7 @@ def score_all(
         # only the kind of what is asked is named (`2021年4月23日入列的055型驱逐舰是哪一艘`): its date describes it
         starts = [*date_anchors(index, analysis), *starts]
     if not starts:
-        starts = relation_anchors(index, analysis)
+        starts = relation_anchors(index, analysis) or matched_relation_anchors(index, analysis)
     if not starts:
         return []
     scorer = scorer or ChainScorer(index, analysis, cfg.weights)
@@ -144,6 +144,9 @@ def score_all(
             s = replace(s, total=s.total - cfg.marked_start_penalty)
         out.append(ScoredChain(c, s))
     out.sort(key=lambda sc: sc.score.total, reverse=True)
+    if not any(max(sc.score.hop_scores, default=0.0) >= SUPPORTED_HOP for sc in out):
+        # no word of the question supports a hop from its names: the relation it spells may anchor the fact
+        out = _rescued_by_relation(index, analysis, cfg, scorer, out, starts)
     if external is not None and out:
         # The external model re-ranks the best lexical chains only: it costs an embedding per new triple.
         head = out[: cfg.external_top]
@@ -155,6 +158,50 @@ def score_all(
             ]
             out = sorted(head, key=lambda sc: sc.score.total, reverse=True) + out[cfg.external_top :]
     return out
+
+
+RESCUE_MIN_MATCH = 0.8  # a relation's name or synonym spelled this nearly in full names the fact asked about
+RESCUE_MAX_ANCHORS = 5  # ... when few subjects have that relation (a common one describes nothing)
+
+
+def matched_relation_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
+    """The subjects of the KG relations the question's words match best (`为母港` -> every node with a 母港), when
+    the match is nearly whole and few nodes have them: like `relation_anchors`, but by the relation matcher's score,
+    so a synonym or a relation word split by other words counts (`最初…代号` for `甲方最初代号`)."""
+    residual = analysis.residual
+    scored = [(relation_match(r, residual).score, r) for r in index.relations]
+    best = max((s for s, _ in scored), default=0.0)
+    if best < RESCUE_MIN_MATCH:
+        return []
+    chosen = {normalize_text(r) for s, r in scored if s >= best}
+    anchors = sorted({normalize_text(t.sub) for t in index.triples if normalize_text(t.relation) in chosen})
+    return anchors if len(anchors) <= RESCUE_MAX_ANCHORS else []
+
+
+def _rescued_by_relation(
+    index: KGIndex,
+    analysis: Analysis,
+    cfg: ReasonerConfig,
+    scorer: ChainScorer,
+    out: list[ScoredChain],
+    starts: list[str],
+) -> list[ScoredChain]:
+    """`out` with the chains from `matched_relation_anchors` added, for a question whose linked names reach nothing
+    its words support: its names were read too little (`这场X攻势` links neither the battle nor the region named X;
+    `甲国这艘…航母` links only the country), while the relation it asks about is plain. They rank below chains from
+    linked names (`marked_start_penalty`) and must end on a node of a kind the question allows."""
+    anchors = [a for a in matched_relation_anchors(index, analysis) if a not in starts]
+    if not anchors:
+        return out
+    chains = search_chains(
+        index, anchors, max_hops=cfg.max_hops, beam=cfg.beam, prefix_score=scorer.prefix, max_chains=cfg.max_chains
+    )
+    extra = [
+        ScoredChain(c, replace(sc, total=sc.total - cfg.marked_start_penalty))
+        for c in chains
+        if (sc := scorer.score(c)).answer_kind >= 0
+    ]
+    return sorted([*out, *extra], key=lambda sc: sc.score.total, reverse=True)
 
 
 def top_groups(scored: list[ScoredChain], n: int) -> list[tuple[str, Signature, ScoredChain]]:
