@@ -1766,3 +1766,18 @@ def test_the_relation_asked_anchors_the_fact_when_the_names_reach_nothing_it_sup
         ("壬岛", "地点", "所属群岛", "癸群岛", "地点"),
     ]
     assert _answer_on(rows, "岛上那座后来被夺取的机场，是以哪位飞行员的名字命名的？", "L1").answers == ("辛飞行员",)
+
+
+def test_a_single_fact_about_a_dated_event_may_take_its_place_on_the_question_word_alone() -> None:
+    # L1 `1950年3月2日深夜，…在什么地方签署了停战书`: the date is the event's; one hop answers the event itself (not a
+    # place), two reach its place — the last hop's only evidence is the question word, and the place is what it asks
+    rows = [
+        ("甲国停战书签署", "事件", "发生时间", "1950年3月2日深夜", "时间"),
+        ("甲国停战书签署", "事件", "发生地点", "乙镇", "地点"),
+        ("甲国停战书签署", "事件", "签署人", "丙将军", "人物"),
+        ("乙镇", "地点", "方位", "丁城东郊", "地点"),
+        ("戊战役", "战役", "防御方", "甲军", "组织"),
+        ("甲国停战书签署", "事件", "性质", "无条件停战", "概念"),
+    ]
+    q = "1950年3月2日深夜，甲军代表在丁城东郊的什么地方签署了无条件停战书？"
+    assert _answer_on(rows, q, "L1").answers == ("乙镇",)

@@ -97,10 +97,13 @@ def _of_asked_kind(cands: list[Candidate]) -> bool:
 
 def _every_hop_supported(cands: list[Candidate], scored: list[ScoredChain]) -> bool:
     """Every hop of the best candidate's first chain is supported by the question (a relation word or a named
-    node): a hop the question says nothing of is no part of what it asks."""
+    node): a hop the question says nothing of is no part of what it asks. The last hop may be supported by the
+    question word alone, when what it reaches is wholly of the kind asked (`在什么地方签署` -> `发生地点`)."""
     if not cands or not cands[0].chains:
         return False
     hops = {sc.chain.edges: sc.score.hop_scores for sc in scored}.get(cands[0].chains[0].edges)
+    if hops and cands[0].features.get("answer_kind", 0.0) >= 1.0:
+        hops = hops[:-1]
     return hops is not None and min(hops, default=0.0) >= SUPPORTED_HOP
 
 
