@@ -1781,3 +1781,18 @@ def test_a_single_fact_about_a_dated_event_may_take_its_place_on_the_question_wo
     ]
     q = "1950年3月2日深夜，甲军代表在丁城东郊的什么地方签署了无条件停战书？"
     assert _answer_on(rows, q, "L1").answers == ("乙镇",)
+
+
+def test_a_which_thing_question_is_not_answered_by_a_date_while_a_thing_of_the_asked_kind_is_found() -> None:
+    # `…那位己军将领，当时统率的是哪个集团军`: `司令…任命时间` matches `统率` better than `司令` reached backwards,
+    # but a date cannot be a 集团军; the candidate that is one comes first
+    rows = [
+        ("丙城守军投降", "事件", "投降方", "甲将军", "人物"),
+        ("丙城守军投降", "事件", "受降方", "乙将军", "人物"),
+        ("甲将军", "人物", "丙城防区司令任命时间", "1945年4月23日", "时间"),
+        ("甲将军", "人物", "原职务", "戊军军长", "职务"),
+        ("丁集团军", "部队", "司令", "乙将军", "人物"),
+        ("丙城战役", "战役", "进攻方", "己军", "组织"),
+    ]
+    q = "最终接受丙城守军投降的那位己军将领，当时统率的是哪个集团军？"
+    assert _answer_on(rows, q).answers == ("丁集团军",)

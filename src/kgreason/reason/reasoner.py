@@ -95,6 +95,19 @@ def _of_asked_kind(cands: list[Candidate]) -> bool:
     return bool(cands) and cands[0].features.get("answer_kind", 0.0) >= 0
 
 
+KIND_MISMATCH = -1.0  # an answer-kind score this low: what the candidate answers cannot be what is asked
+
+
+def _asked_kind_first(cands: list[Candidate], analysis: Analysis) -> list[Candidate]:
+    """A question asking which thing (`…统率的是哪个集团军`) is not answered by a candidate that cannot be of the kind
+    it names (a date, a thing of another kind) while another candidate is of that kind, however well the words of
+    its chain matched (`司令…任命时间` for `统率`): those go last, in their order. Values asked for (`多少`) are
+    left to the scores, since a value's kind is read less surely (a range, a value with its unit in words)."""
+    if analysis.form != "entity" or not any(c.features.get("answer_kind", 0.0) > 0 for c in cands):
+        return cands
+    return sorted(cands, key=lambda c: c.features.get("answer_kind", 0.0) <= KIND_MISMATCH)
+
+
 def _every_hop_supported(cands: list[Candidate], scored: list[ScoredChain]) -> bool:
     """Every hop of the best candidate's first chain is supported by the question (a relation word or a named
     node): a hop the question says nothing of is no part of what it asks. The last hop may be supported by the
@@ -300,6 +313,7 @@ class Reasoner:
         clock.lap("understand")
         cands, scored = self.candidates(q, index, analysis, sel, negated, described)
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
+        cands = _asked_kind_first(cands, analysis)
         shown = cands[: self.config.llm_candidates]
         clock.lap("search")
         pre_constraints = constraints_dict(analysis, shown[0] if shown else None, self._single_fact(q))
