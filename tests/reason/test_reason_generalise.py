@@ -1796,3 +1796,17 @@ def test_a_which_thing_question_is_not_answered_by_a_date_while_a_thing_of_the_a
     ]
     q = "最终接受丙城守军投降的那位己军将领，当时统率的是哪个集团军？"
     assert _answer_on(rows, q).answers == ("丁集团军",)
+
+
+def test_a_demonstrative_before_ji_points_at_some_and_asks_no_count() -> None:
+    # `甲行动中那几架…的乙机，…降落在了哪个国家的首都`: `那几架` (those few) is no how-many word; `几架` alone is
+    rows = [
+        ("甲行动", "军事行动", "出动乙机数量", "4架", "数量"),
+        ("甲行动", "军事行动", "降落地点", "丙城", "地点"),
+        ("丙城", "地点", "首都所属国家", "丁国", "国家"),
+        ("甲行动", "军事行动", "参战装备", "乙机", "武器装备"),
+    ]
+    q = "甲行动中那几架长途奔袭的乙机，完成任务后降落在了哪个国家的首都？"
+    assert _analysis_on(rows, q).form != "count"
+    assert _answer_on(rows, q).answers == ("丁国",)
+    assert _analysis_on(rows, "甲行动出动了几架乙机？").form == "count"

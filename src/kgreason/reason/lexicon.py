@@ -380,7 +380,8 @@ NOT_A_THING_ENDINGS: tuple[str, ...] = (
 # Function characters that end a noun phrase (`“飞鱼”导弹击中的…`: the noun after a quoted name stops at `的`).
 PHRASE_END_CHARS = "的是在了和与及或"
 COUNT_PATTERNS: tuple[str, ...] = (
-    rf"(?<!哪)几[{MEASURE_WORDS}人]",  # `哪几种` asks which ones, not how many; `几人` counts people like `多少人`
+    # `哪几种` asks which ones and `那几架`, `这几艘` point at some, not how many; `几人` counts people like `多少人`
+    rf"(?<![哪那这])几[{MEASURE_WORDS}人]",
     rf"多少[{MEASURE_WORDS}人]",
     r"数量",
     r"总数",
