@@ -1810,3 +1810,17 @@ def test_a_demonstrative_before_ji_points_at_some_and_asks_no_count() -> None:
     assert _analysis_on(rows, q).form != "count"
     assert _answer_on(rows, q).answers == ("丁国",)
     assert _analysis_on(rows, "甲行动出动了几架乙机？").form == "count"
+
+
+def test_a_single_facts_last_hop_may_rest_on_a_node_that_spells_the_asked_noun() -> None:
+    # L1 `…用明码发出的假电报谎称发生了什么故障`: the telegram is one hop from the island it was sent from; what it
+    # claimed is one more, and only the question word (`故障`, which the node's name ends in) supports that hop
+    rows = [
+        ("甲假电报计谋", "事件", "发报地", "乙岛", "地点"),
+        ("甲假电报计谋", "事件", "发报方式", "明码", "方式"),
+        ("甲假电报计谋", "事件", "电报内容", "淡水设备故障", "内容"),
+        ("甲假电报计谋", "事件", "确认", "甲即乙岛", "结论"),
+        ("乙岛", "地点", "类型", "环礁", "地形"),
+    ]
+    q = "为了确认密电所指，丙军让乙岛用明码发出的假电报谎称发生了什么故障？"
+    assert _answer_on(rows, q, "L1").answers == ("淡水设备故障",)

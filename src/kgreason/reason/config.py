@@ -37,9 +37,9 @@ class ReasonerConfig:
         single_fact_fallback: when one hop reaches nothing of the asked kind (its best candidate's answer-kind
             score is negative, or there is none) and a search of two hops does, along hops the question's words
             support (a relation word or a named node each; the last one may rest on the question word when it
-            reaches a node wholly of the asked kind), the two-hop candidates are taken — any two hops when
-            one hop answers nothing: a writer may count a fact about a thing named by one of its values
-            (`1144型…巡洋舰`), or about an event only described, as one fact.
+            reaches a node shown of the asked kind, scored `weights.type_match` or more), the two-hop candidates
+            are taken — any two hops when one hop answers nothing: a writer may count a fact about a thing named
+            by one of its values (`1144型…巡洋舰`), or about an event only described, as one fact.
         fuzzy_linking: also link names the question spells a little differently (character-bigram coverage).
     Scoring:
         weights: weights of the chain score (relation coverage, mean relation match, answer kind, hops, external

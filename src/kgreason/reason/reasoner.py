@@ -108,14 +108,16 @@ def _asked_kind_first(cands: list[Candidate], analysis: Analysis) -> list[Candid
     return sorted(cands, key=lambda c: c.features.get("answer_kind", 0.0) <= KIND_MISMATCH)
 
 
-def _every_hop_supported(cands: list[Candidate], scored: list[ScoredChain]) -> bool:
+def _every_hop_supported(cands: list[Candidate], scored: list[ScoredChain], kind_shown: float) -> bool:
     """Every hop of the best candidate's first chain is supported by the question (a relation word or a named
     node): a hop the question says nothing of is no part of what it asks. The last hop may be supported by the
-    question word alone, when what it reaches is wholly of the kind asked (`在什么地方签署` -> `发生地点`)."""
+    question word alone, when what it reaches is shown to be of the kind asked — an answer-kind score of
+    `kind_shown` or more, what a node spelling the asked noun earns (`在什么地方签署` -> `发生地点`, `发生了什么故障` ->
+    `…设备故障`)."""
     if not cands or not cands[0].chains:
         return False
     hops = {sc.chain.edges: sc.score.hop_scores for sc in scored}.get(cands[0].chains[0].edges)
-    if hops and cands[0].features.get("answer_kind", 0.0) >= 1.0:
+    if hops and cands[0].features.get("answer_kind", 0.0) >= kind_shown:
         hops = hops[:-1]
     return hops is not None and min(hops, default=0.0) >= SUPPORTED_HOP
 
@@ -253,7 +255,7 @@ class Reasoner:
             full = self._chains_and_groups(q, index, analysis, replace(cfg, max_hops=SINGLE_FACT_FALLBACK_HOPS))
             if not one[0]:
                 return full  # one hop answers nothing at all: two hops may
-            return full if _of_asked_kind(full[0]) and _every_hop_supported(*full) else one
+            return full if _of_asked_kind(full[0]) and _every_hop_supported(*full, cfg.weights.type_match) else one
         return self._chains_and_groups(q, index, analysis, cfg)
 
     def _chains_and_groups(
