@@ -1824,3 +1824,13 @@ def test_a_single_facts_last_hop_may_rest_on_a_node_that_spells_the_asked_noun()
     ]
     q = "为了确认密电所指，丙军让乙岛用明码发出的假电报谎称发生了什么故障？"
     assert _answer_on(rows, q, "L1").answers == ("淡水设备故障",)
+
+
+def test_a_name_and_de_after_the_which_word_describe_the_noun_asked() -> None:
+    # `哪一型已退役的驱逐舰`: `已退役` (a value the KG names) describes the noun after 的, the kind asked
+    rows = [
+        ("甲舰", "舰艇", "舰名沿用自", "甲舰（舷号1）", "舰艇"),
+        ("甲舰（舷号1）", "驱逐舰", "服役状态", "已退役", "状态"),
+        ("甲舰（舷号1）", "驱逐舰", "型号", "乙型导弹驱逐舰", "型号"),
+    ]
+    assert _analysis_on(rows, "甲舰的舰名沿用自哪一型已退役的驱逐舰？").type_word == "驱逐舰"

@@ -515,6 +515,12 @@ def _type_word(
                 if at in name_starts and (head := _noun_after_name(rest[n:], vocabulary, relations)):
                     # `哪家法国企业`: a name opens the phrase and describes the noun after it, the kind asked
                     return head, at + n, at + n + len(head)
+                head_at = at + n + 1
+                if at in name_starts and n == len(rest) and nq[at + n : head_at] == POSSESSIVE:
+                    # `哪一型已退役的驱逐舰`: so does a name and 的 before the noun
+                    after = _PHRASE_END.split(nq[head_at : head_at + 8])[0]
+                    if head := _noun_after_name(after, vocabulary, relations):
+                        return head, head_at, head_at + len(head)
                 return rest[:n], at, at + n
         counted = m.group(0)[-1:] in MEASURE_WORDS or m.group(0) in ("什么", "何种")
         if counted and (len(rest) < len(window) or at + len(rest) == len(nq)):
