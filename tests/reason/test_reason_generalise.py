@@ -1834,3 +1834,16 @@ def test_a_name_and_de_after_the_which_word_describe_the_noun_asked() -> None:
         ("甲舰（舷号1）", "驱逐舰", "型号", "乙型导弹驱逐舰", "型号"),
     ]
     assert _analysis_on(rows, "甲舰的舰名沿用自哪一型已退役的驱逐舰？").type_word == "驱逐舰"
+
+
+def test_a_one_hop_count_of_the_wrong_kind_lets_a_single_fact_take_the_stated_number() -> None:
+    # L1 `…一共动用了多少部探照灯`: 探照灯 is a node, and one hop from it counts the attacks that used one (`1`) — not
+    # 探照灯, so two hops may answer: the number the attack states in the counter asked
+    rows = [
+        ("丙桥头堡进攻", "军事行动", "使用器材", "探照灯", "装备"),
+        ("丙桥头堡进攻", "军事行动", "探照灯数量", "143部", "数量"),
+        ("丙桥头堡进攻", "军事行动", "指挥者", "甲将军", "人物"),
+        ("丁战役", "战役", "防御方", "乙军", "组织"),
+    ]
+    q = "战役打响当天凌晨，甲将军为照射乙军阵地一共动用了多少部探照灯？"
+    assert _answer_on(rows, q, "L1").answers == ("143部",)

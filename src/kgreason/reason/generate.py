@@ -396,6 +396,9 @@ def _member_candidates(
                     tuple(chains),
                     tuple(checks),
                     origin="count",
+                    # the members' kind: a count of things other than those asked (`多少部探照灯` counting the attacks
+                    # that used one) is not of the asked kind, so a single fact may look one hop further
+                    features=_features(best.score),
                 )
             ]
         features = _features(best.score)
