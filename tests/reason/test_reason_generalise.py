@@ -1847,3 +1847,21 @@ def test_a_one_hop_count_of_the_wrong_kind_lets_a_single_fact_take_the_stated_nu
     ]
     q = "战役打响当天凌晨，甲将军为照射乙军阵地一共动用了多少部探照灯？"
     assert _answer_on(rows, q, "L1").answers == ("143部",)
+
+
+def test_a_count_before_the_group_noun_is_no_part_of_the_kind_asked() -> None:
+    # `甲机的三架原型机里，哪一架最晚完成首飞`: the kind is 原型机 (a KG word), not `架原型机` (the end of a name);
+    # a designation opening the noun stays (`055型驱逐舰`)
+    rows = [
+        ("甲战斗机", "装备", "原型机", "C01", "装备"),
+        ("甲战斗机", "装备", "原型机", "B01", "装备"),
+        ("C01", "装备", "类别", "首架原型机", "属性值"),
+        ("B01", "装备", "类别", "双座型原型机", "属性值"),
+        ("C01", "装备", "首飞时间", "1991年5月19日", "时间"),
+        ("B01", "装备", "首飞时间", "1993年4月30日", "时间"),
+        ("乙中队", "部队", "地位", "第一支装备甲机的作战部队", "属性值"),
+    ]
+    assert _analysis_on(rows, "甲战斗机的三架原型机里，哪一架最晚完成首飞？").type_word == "原型机"
+    assert _analysis_on(rows, "甲战斗机的3架原型机里，哪一架最晚完成首飞？").type_word == "原型机"
+    rows += [("丙舰", "舰艇", "型号", "055型驱逐舰", "型号")]
+    assert _analysis_on(rows, "2021年以前入列的055型驱逐舰是哪一艘？").type_word == "055型驱逐舰"

@@ -28,6 +28,7 @@ from kgreason.reason.lexicon import (
     COMPARATIVE_WORDS,
     COORDINATORS,
     COPULAS,
+    COUNT_NUMERALS,
     COUNT_PATTERNS,
     COUNTRY_TYPE_WORDS,
     DEGREE_MARKERS,
@@ -468,6 +469,8 @@ def kg_uses_noun(type_word: str, index: KGIndex) -> bool:
     return len(type_word) == 1 or type_word in index.vocabulary
 
 
+# a count opening a noun phrase (`三架`, `3艘`; not a designation, `055型`)
+_COUNTED = re.compile(rf"^(?:[{COUNT_NUMERALS}]+|\d+(?![{KIND_MEASURE_WORDS}]))[{MEASURE_WORDS}]")
 _PHRASE_END = re.compile(r"[的是在了吗呢，,。？?]")  # where the noun phrase after a question word ends
 
 
@@ -548,6 +551,7 @@ def _type_word(
         among = next((w for w in AMONG_WORDS if head.endswith(w)), "")
         if among:  # `…的伯克级舰中，哪几艘`: the group's noun ends before the among-word
             head, end = head[: -len(among)], end - len(among)
+        head = _COUNTED.sub("", head)  # `阵风的三架原型机里`: the noun after its count (not `架原型机`)
         # `…的两栖攻击舰是哪一艘` names the kind; `…的型别是哪一个` a relation, matched against relations instead
         singular = m.group("one") is not None
         for n in range(len(head), 1, -1):

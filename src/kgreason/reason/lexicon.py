@@ -336,6 +336,8 @@ CONVERSE_WORDS: tuple[tuple[str, str], ...] = (
 )
 # Measure words (classifiers) after 几 / 多少 / 哪一 / 那一: `几艘`, `多少名`, `哪一型`, `那一次`.
 MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届级起"
+# Numerals that count before a measure word (`三架原型机`, `两艘`, `几个`).
+COUNT_NUMERALS = "两二三四五六七八九十几"
 PERSON_COUNTERS = "人名位"  # the counters of people (`多少人`, `几名`, `几位`): they count no ships or events
 GENERIC_MEASURE_WORDS = "个"  # counts anything (`几个中队`, `几个国家`), unlike `艘`, `架`, `届`
 EVENT_MEASURE_WORDS = "次场起届"  # the measure words that count events (`哪一次`, `哪一场`)

@@ -42,6 +42,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.reason.lexicon import (
     CAMP_RELATION_HINTS,
     COORDINATORS,
+    COUNT_NUMERALS,
     INTERROGATIVES,
     MEASURE_WORDS,
     NAME_PARTICLES,
@@ -469,7 +470,7 @@ def _select(cands: list[Mention]) -> list[Mention]:
 
 LISTED_HEAD_SCORE = 0.9
 # between the last listed stem and the head: a demonstrative, a number, a measure word (`这两个`, `两艘`, `三座`)
-_BEFORE_HEAD = re.compile(rf"(?:这|那)?(?:[两二三四五六七八九十几]|\d+)?[{MEASURE_WORDS}]?")
+_BEFORE_HEAD = re.compile(rf"(?:这|那)?(?:[{COUNT_NUMERALS}]|\d+)?[{MEASURE_WORDS}]?")
 
 
 def _listed_with_head(table: NameTable, q: MappedText) -> list[Mention]:
