@@ -128,6 +128,12 @@ def test_yes_no_and_count_answers() -> None:
     assert check("辽宁舰有几种舰载机？", answer_type="数值", answers=("2",), main_path=carriers) == []
     words = check("辽宁舰有几种舰载机？", answer_type="数值", answers=("两种",), main_path=carriers)
     assert "neither a node of the main path nor a count in Arabic digits" in words[0].message
+    # a value with a unit computed from the path's values (a difference, a span between dates): read, not refused
+    ranges = (("歼-20", "最大航程", "5500公里"),)
+    assert check("歼-20的最大航程比3000公里多多少？", answer_type="数值", answers=("2500公里",), main_path=ranges) == []
+    flights = (("歼-20", "首飞时间", "2011年1月11日"), ("歼-10", "首飞时间", "1998年3月23日"))
+    assert check("歼-20比歼-10晚多少天首飞？", answer_type="数值", answers=("4677天",), main_path=flights) == []
+    assert check("歼-20比歼-10晚多少天首飞？", answer_type="数值", answers=("很多",), main_path=flights) != []
 
 
 def test_constraints_quote_the_question() -> None:

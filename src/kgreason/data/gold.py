@@ -277,7 +277,8 @@ def _check_answer_type(item: AnswerRecord, ctx: GoldContext) -> list[Problem]:
 
 
 def _check_answers(item: AnswerRecord, ctx: GoldContext) -> list[Problem]:
-    """Answers are present and lie on the main path (yes/no answers and counts excepted)."""
+    """Answers are present and lie on the main path (yes/no answers, counts and values with a unit computed from the
+    path's excepted)."""
     conv = ctx.conventions
     if not item.answers:
         return [Problem(ctx.file, "no answers; at least one is required", ctx.label, "answers")]
@@ -298,6 +299,8 @@ def _check_answers(item: AnswerRecord, ctx: GoldContext) -> list[Problem]:
             from kgreason.kg.quantities import parse_count  # typed values: see validate._default_derived_check
 
             count = parse_count(answer)
+            if count is None and _computed_from_path(answer, item.main_path):
+                continue
             if count is not None and count[1] and conv.count_format == "bare":
                 message = (
                     f"count {answer!r} carries a measure word; the conventions write counts as bare numbers "
@@ -312,7 +315,7 @@ def _check_answers(item: AnswerRecord, ctx: GoldContext) -> list[Problem]:
                     Problem(
                         ctx.file,
                         f"answer {answer!r} is neither a node of the main path nor a count in Arabic digits "
-                        '(such as "3")',
+                        '(such as "3") nor a value with a unit (such as "175马力")',
                         ctx.label,
                         "answers",
                     )
@@ -327,6 +330,21 @@ def _check_answers(item: AnswerRecord, ctx: GoldContext) -> list[Problem]:
             )
         )
     return problems
+
+
+def _computed_from_path(answer: str, path: Sequence[PathTriple]) -> bool:
+    """`answer` is a value with a unit computed from the path's values: a difference or sum of its quantities of the
+    same dimension (`多多少马力` -> `175马力`), or a span between its dates (`相隔几天` -> `10天`)."""
+    from kgreason.kg.dates import parse_date
+    from kgreason.kg.quantities import parse_quantity
+
+    value = parse_quantity(answer)
+    if value is None or not value.dimension or value.dimension.startswith("count:"):
+        return False
+    nodes = [n for t in path for n in (t[0], t[2])]
+    if value.dimension == "duration" and any(parse_date(n) is not None for n in nodes):
+        return True
+    return any((q := parse_quantity(n)) is not None and q.dimension == value.dimension for n in nodes)
 
 
 def _check_constraints(item: AnswerRecord, ctx: GoldContext) -> list[Problem]:
