@@ -138,6 +138,12 @@ class Conventions:
     other_constraint_keys: tuple[str, ...] = ()  # keys read without a known kind (kept as they are)
     description: str = field(default="", compare=False)
     source: str = field(default="", compare=False)  # the file it was read from, "" when built in code
+    # derived relation name (normalised) -> operator, built once: looked up for every path triple checked
+    _operators: dict[str, Operator] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        index = {normalize_text(n): r.operator for r in self.relations for n in r.accept}
+        object.__setattr__(self, "_operators", index)
 
     # ------------------------------------------------------------------------------------- derived relations
     def relation_for(self, operator: Operator) -> str:
@@ -153,7 +159,7 @@ class Conventions:
     def operator_of(self, name: str) -> Operator | None:
         """The operator a derived relation name stands for (`大于` -> `gt`), None when it is not a derived name.
         Names are compared after `normalize_text` (`数值 大于` reads as `数值大于`)."""
-        return _operator_index(self).get(normalize_text(name))
+        return self._operators.get(normalize_text(name))
 
     def accepted_names(self, operators: Iterable[Operator] | None = None) -> frozenset[str]:
         """Every derived relation name read (as spelled in the conventions), optionally of some operators only."""
@@ -231,11 +237,6 @@ class Conventions:
         out["constraint_keys"] = dict(self.constraint_keys)
         out["other_constraint_keys"] = list(self.other_constraint_keys)
         return out
-
-
-@lru_cache(maxsize=64)
-def _operator_index(conv: Conventions) -> dict[str, Operator]:
-    return {normalize_text(n): r.operator for r in conv.relations for n in r.accept}
 
 
 # ---------------------------------------------------------------------------------------------------------------

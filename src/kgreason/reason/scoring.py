@@ -429,6 +429,8 @@ class ChainScorer:
         self._residual = analysis.residual
         self._content = content_positions(analysis.residual)
         self._mentions = analysis.mention_set
+        self._bound = analysis.bound_keys  # a property computed each time it is read: once per question here
+        self._events: dict[str, bool] = {}  # node key -> the KG types it as an event
         self._hops: dict[int, tuple[frozenset[int], float, bool]] = {}
         self._alias_cover: dict[int, frozenset[int]] = {}
         self._kinds: dict[tuple[str, int], float] = {}
@@ -485,9 +487,15 @@ class ChainScorer:
         edges = chain.edges
         if i + 1 >= len(edges):
             return False
-        if not names_event_type(self.index.types_text(edges[i].dst)):
+        if not self._is_event(edges[i].dst):
             return False
         return not self._hop(edges[i + 1])[2] and self._kind(chain) > 0
+
+    def _is_event(self, key: str) -> bool:
+        got = self._events.get(key)
+        if got is None:
+            got = self._events[key] = names_event_type(self.index.types_text(key))
+        return got
 
     @staticmethod
     def _category_hop(chain: Chain) -> bool:
@@ -502,7 +510,7 @@ class ChainScorer:
         return (
             self.analysis.asks_thing
             and i == len(edges) - 1
-            and names_event_type(self.index.types_text(edges[i].src))
+            and self._is_event(edges[i].src)
             and self._kind(chain) > 0
         )
 
@@ -565,17 +573,18 @@ class ChainScorer:
         covered: set[int] = set()
         hop_scores: list[float] = []
         weak = 0
+        start_words = self._kept_names.get(chain.start)
+        last = len(chain.edges) - 1
         for i, e in enumerate(chain.edges):
-            if e.is_alias and i == 0 and chain.hops > 1:
+            if e.is_alias and i == 0 and last > 0:
                 # the step from the name the question uses to the node the KG describes: no evidence needed
                 continue
             hop_covered, hop_score, hop_weak = self._hop(e)
-            start_words = self._kept_names.get(chain.start)
             if start_words and hop_covered & start_words and e.dst != chain.start:
                 # a node whose name spells the start's (a variant `米格-29UB`, an event `1989年巴黎航展米格-29坠毁事故`)
                 # is not described by the words that name the start: only a relation that spells them is evidence
                 hop_covered, hop_score, hop_weak = self._hop(e, start_words)
-            if i < len(chain.edges) - 1 and hop_score < NODE_SUPPORT and (described := self._kind_named(e.dst)):
+            if i < last and hop_score < NODE_SUPPORT and (described := self._kind_named(e.dst)):
                 # a bridge the question describes by a kind the KG states of it (`击沉X的潜艇…隶属于哪支海军`
                 # passes 征服者号, 类型 核潜艇)
                 hop_covered, hop_score, hop_weak = hop_covered | described, NODE_SUPPORT, False
@@ -610,7 +619,7 @@ class ChainScorer:
         kind = self._kind(chain)
         # Passing through another entity the question names supports the chain, unless the question marks it as a
         # side / place to check (`隶属X`) or a time bound: those are constraints, not stations of the chain.
-        bound = analysis.bound_keys
+        bound = self._bound
         bridges = [n for n in chain.nodes[1:-1] if n in self._mentions]
         bridge_mentions = sum(1 for n in bridges if n not in bound and n not in analysis.roles)
         weak += sum(1 for n in bridges if n in analysis.roles or n in bound)
