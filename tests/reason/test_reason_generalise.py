@@ -17,6 +17,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.config import ReasonerConfig
+from kgreason.reason.described import find_described
 from kgreason.reason.generate import run_checks
 from kgreason.reason.reasoner import Reasoner, verify_path
 
@@ -1865,3 +1866,26 @@ def test_a_count_before_the_group_noun_is_no_part_of_the_kind_asked() -> None:
     assert _analysis_on(rows, "甲战斗机的3架原型机里，哪一架最晚完成首飞？").type_word == "原型机"
     rows += [("丙舰", "舰艇", "型号", "055型驱逐舰", "型号")]
     assert _analysis_on(rows, "2021年以前入列的055型驱逐舰是哪一艘？").type_word == "055型驱逐舰"
+
+
+def test_a_description_may_open_with_the_group_it_picks_from() -> None:
+    # `甲军投入进攻的三个集团军里，负责南翼、掩护侧翼的那个集团军由谁指挥`: the army described is found first, then its
+    # commander (not the battle's commander, two hops on through the battle it fought)
+    rows = [
+        ("第7集团军", "部队", "进攻位置", "南翼", "方位"),
+        ("第7集团军", "部队", "任务", "掩护侧翼", "任务"),
+        ("第7集团军", "部队", "司令", "乙将军", "人物"),
+        ("第7集团军", "部队", "参加战役", "丙战役", "战役"),
+        ("第6集团军", "部队", "进攻位置", "北翼", "方位"),
+        ("第6集团军", "部队", "司令", "丁将军", "人物"),
+        ("第6集团军", "部队", "参加战役", "丙战役", "战役"),
+        ("丙战役", "战役", "名义总指挥", "戊元帅", "人物"),
+        ("丙战役", "战役", "发起方", "甲军", "组织"),
+    ]
+    q = "甲军投入进攻的三个集团军里，负责南翼、掩护侧翼的那个集团军由谁指挥？"
+    assert _answer_on(rows, q).answers == ("乙将军",)
+    # an exclusion is no such group: `…里，除了X的那型导弹之外，还…` asks about the others
+    q = "丙战役里，除了第7集团军指挥的那个将军之外，还有谁指挥过？"
+    ds = _dataset(rows, q)
+    analysis = Reasoner(ds).analyse(ds.questions[0])[1]
+    assert find_described(analysis) is None

@@ -26,6 +26,7 @@ from kgreason.reason.lexicon import (
     COORDINATORS,
     DEMONSTRATIVES,
     DESCRIBED_REST_STARTS,
+    EXCLUDE_FRAMES,
     INTERROGATIVES,
     MEASURE_WORDS,
     NOT_A_THING_ENDINGS,
@@ -37,8 +38,10 @@ from kgreason.text.normalize import normalize_text
 
 _REST_START = "|".join(DESCRIBED_REST_STARTS)
 # the clause, `的`, a demonstrative (not `那些`), a measure word, the kind, then the rest after a comma or at its verb
+_AMONG = "|".join(AMONG_WORDS)
 _DESCRIBED = re.compile(
-    rf"^(?P<head>[^，,。；;？?]{{2,}}?)的[{DEMONSTRATIVES}](?!些)一?(?P<measure>[{MEASURE_WORDS}])?"
+    # (the clause may open with the group it is picked from: `X的三个集团军里，负责南翼的那个集团军…`)
+    rf"^(?P<head>(?:[^，,。；;？?]+(?:{_AMONG})[，,])?[^，,。；;？?]{{2,}}?)的[{DEMONSTRATIVES}](?!些)一?(?P<measure>[{MEASURE_WORDS}])?"
     rf"(?P<noun>[^，,。；;？?的]{{0,16}}?)(?:[，,]\s*|(?=(?:{_REST_START})))(?P<rest>[^，,。；;]+)$"
 )
 # or a noun phrase `…的Y`, a comma, and a rest that goes on about it (`RIMPAC的东道主舰队，司令部驻哪儿？`)
@@ -80,6 +83,8 @@ def find_described(analysis: Analysis) -> Described | None:
     found = m or continued
     if found is None or found.group("noun").endswith(AMONG_WORDS):
         return None  # `…的这些国家里面，…` / `…的那几艘舰中，…`: a group to pick from, not one thing
+    if any(opener in found.group("head") for opener, _ in EXCLUDE_FRAMES):
+        return None  # `除了X发射的那型导弹之外，还…`: the thing described is left out, not asked about
     head, rest = found.group("head"), found.group("rest").strip()
     if _ASKING.search(head) or not _ASKING.search(rest):
         return None  # the clause asks something itself, or the rest asks nothing
