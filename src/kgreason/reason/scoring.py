@@ -508,10 +508,7 @@ class ChainScorer:
         word (`哪艘…与X发生对峙`: `对峙事件 -涉事舰艇-> 舰`): the event's participant of that kind is what is asked."""
         edges = chain.edges
         return (
-            self.analysis.asks_thing
-            and i == len(edges) - 1
-            and self._is_event(edges[i].src)
-            and self._kind(chain) > 0
+            self.analysis.asks_thing and i == len(edges) - 1 and self._is_event(edges[i].src) and self._kind(chain) > 0
         )
 
     def _named_by_question_word(self, chain: Chain, i: int) -> bool:
