@@ -104,6 +104,10 @@ def test_find_dates_in_question() -> None:
     assert [m.text for m in found] == ["2010年", "1944 年 6 月 6 日", "20世纪90年代"]
     for m in found:
         assert q[m.start : m.end] == m.text
+    # a season of a year is read whole (`1987年秋` is September to November, not the year with `秋` left over)
+    autumn = find_dates("1987年秋在巴伦支海上空发生擦碰的那架巡逻机")
+    assert [m.text for m in autumn] == ["1987年秋"]
+    assert autumn[0].value.lo == (1987, 9, 1)
 
 
 # --------------------------------------------------------------------------------------------- comparisons
