@@ -30,6 +30,9 @@ class ReasonerConfig:
             filter links are kept (the negated groups' test, positive; reason/negation.py).
         described_then_ask: `…的那艘核潜艇，是哪个国家的`: the clause describing one thing is answered first, and the
             rest of the question is asked of that thing by name (reason/described.py).
+        differences: `A比B多出几架`, `X之后过了几天，Y`, `相隔多少年`: the best-named dates or numbers of the question's
+            two sides are subtracted in code, and the difference (days / months / years between dates) is the answer
+            (reason/arithmetic.py).
         single_fact_levels: difficulty labels whose questions state one fact (spec 000: L1 is single-hop): for
             them the search takes one hop, no entity checks run and only the question's own time / threshold /
             order wording becomes a constraint. Empty: the label is ignored (measured: the sample's and
@@ -75,6 +78,7 @@ class ReasonerConfig:
     constrained_top_groups: int = 16
     max_set_size: int = 40
     entity_checks: bool = True
+    differences: bool = True
     single_fact_levels: tuple[str, ...] = ("L1",)
     single_fact_fallback: bool = True
     select_then_ask: bool = True

@@ -428,6 +428,21 @@ NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
     r"几吨",
     r"几公里",
 )
+# How much two values differ: a comparison word then how-many (`比B多出几架`, `提高了多少马力`), or a span
+# (`相隔多少年`, `过了几天`) — the answer is a difference computed in code (reason/arithmetic.py).
+DIFFERENCE_PATTERNS: tuple[str, ...] = (
+    r"比.{1,16}?(?:多|少|早|晚|高|低|大|小|长|短|重|轻|远|近)(?:出|了)?(?:多少|几)",
+    r"(?:相隔|相差|间隔|前后相隔|差了|过了|过去了)(?:多少|几)",
+    r"(?:提高|增加|减少|降低|增长|下降|延长|缩短)了?(?:多少|几)",
+)
+# Units of time a difference of dates is asked in (`几天`, `多少年`, `几个月`): the unit, and the name it is read as
+TIME_SPAN_UNITS: tuple[tuple[str, str], ...] = (
+    ("天", "day"),
+    ("日", "day"),
+    ("个月", "month"),
+    ("月", "month"),
+    ("年", "year"),
+)
 # Negation right before a name (`不是北约成员国`) and the frame `除…以外` around one: the answer must not connect to it.
 NEGATION_MARKERS: tuple[str, ...] = ("不属于", "不隶属于", "不是", "并非", "不为", "非", "不在", "未", "没有")
 # Negation before a predicate the question names in words, not as a name (`哪一艘最终没有沉没`, `尚未退役的`,

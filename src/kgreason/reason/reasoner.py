@@ -24,6 +24,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.llm.types import LLM
 from kgreason.reason.analysis import Analysis, analyze
+from kgreason.reason.arithmetic import asks_difference, difference_candidates
 from kgreason.reason.candidate import Candidate
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.constraints import constraints_dict
@@ -231,6 +232,11 @@ class Reasoner:
         described: Described | None = None,
     ) -> tuple[list[Candidate], list[ScoredChain]]:
         cfg = self.config
+        if cfg.differences and asks_difference(analysis):
+            # `A比B多出几架`, `相隔多少年`: two values subtracted in code, whatever else the question's shape
+            picked = difference_candidates(index, analysis)
+            if picked:
+                return picked, []
         if described is not None:
             picked = described_candidates(index, q.question, described, lambda text: self._part_candidates(q, text))
             if picked:

@@ -1,0 +1,116 @@
+"""How much two values differ (`A比B多出几架`, `X之后过了几天，Y`, `相隔多少年`): the two things the question names,
+each one's best-named date or number (`attributes.attribute_options`), subtracted in code.
+
+The answer is the difference in the unit asked — days, months or years between two dates; the values' own unit
+otherwise — written as the conventions write counts (`origin="count"`). The evidence is both value triples and one
+derived comparison triple (the larger value first), like a which-of comparison's.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from kgreason.kg.dates import DateValue
+from kgreason.kg.index import KGIndex
+from kgreason.kg.paths import Chain
+from kgreason.kg.quantities import Quantity
+from kgreason.reason.analysis import Analysis
+from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
+from kgreason.reason.candidate import Candidate, dedupe
+from kgreason.reason.checks import Check
+from kgreason.reason.lexicon import DIFFERENCE_PATTERNS, TIME_SPAN_UNITS
+from kgreason.text.normalize import normalize_text
+
+_DIFFERENCE = re.compile("|".join(DIFFERENCE_PATTERNS))
+# the words between the two sides: `A比B多出几架`, `X时，距离Y过去了几天`
+_COMPARED_AT = re.compile("比|距离")
+
+
+def asks_difference(analysis: Analysis) -> bool:
+    return analysis.form not in ("bool", "choice") and _DIFFERENCE.search(analysis.mapped.norm) is not None
+
+
+def time_unit(analysis: Analysis) -> str | None:
+    """`day`, `month` or `year` when the difference asked is a span of time (`几天`, `多少年`), else None."""
+    m = _DIFFERENCE.search(analysis.mapped.norm)
+    after = analysis.mapped.norm[m.end() : m.end() + 2] if m else ""
+    return next((name for unit, name in TIME_SPAN_UNITS if after.startswith(unit)), None)
+
+
+def difference_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
+    """The difference between the best-named values of the question's two sides (one candidate), or [] when the
+    question names no two things with comparable values."""
+    sides = _sides(analysis)
+    if sides is None:
+        return []
+    unit = time_unit(analysis)
+    aspect = "time" if unit else "number"
+    # the question's own words name the attributes (a time window took `殉国` of `X殉国之后` out of the residual)
+    words = analysis.mapped.norm
+    options = [
+        [(option_score(index, o, words), o) for k in keys for o in attribute_options(index, k, aspect)]
+        for keys in sides
+    ]
+    best: tuple[float, AttributeOption, AttributeOption] | None = None
+    for sa, oa in options[0]:
+        for sb, ob in options[1]:
+            if oa.edge.triple is ob.edge.triple or value_less(oa.value, ob.value) is None:
+                continue  # one value twice, or values that do not compare (another dimension)
+            # one attribute of two things (`采购数量`) is what a difference of numbers compares; the dates of two
+            # events are each its own (`殉国时间` and `开始时间`)
+            same = unit is None and normalize_text(oa.edge.relation) == normalize_text(ob.edge.relation)
+            s = sa + sb + (1.0 if same else 0.0)
+            if best is None or s > best[0]:
+                best = (s, oa, ob)
+    if best is None:
+        return []
+    _, oa, ob = best
+    amount = _difference(oa.value, ob.value, unit)
+    if amount is None:
+        return []
+    high, low = (oa, ob) if value_less(ob.value, oa.value) else (ob, oa)
+    rel = ("晚于" if aspect == "time" else "数值大于") if value_less(low.value, high.value) else "数值等于"
+    derived = ((high.edge.triple.obj, rel, low.edge.triple.obj),)
+    main = [*oa.lead, oa.edge.triple.spo, *ob.lead, ob.edge.triple.spo, *derived]
+    chains = tuple(
+        Chain(o.bridge.src, (o.bridge, o.edge)) if o.bridge is not None else Chain(o.holder, (o.edge,))
+        for o in (oa, ob)
+    )
+    check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), derived)
+    return [Candidate((amount,), (), "数值", dedupe(main), best[0], chains, (check,), origin="count")]
+
+
+def _sides(analysis: Analysis) -> tuple[list[str], list[str]] | None:
+    """The names on each side: before and after `比` / `距离` when it stands between two of them, else the first two
+    things named (`X之后过了几天，Y`)."""
+    ordered = sorted(analysis.mentions, key=lambda m: m.start)
+    keys = list(dict.fromkeys(m.key for m in ordered))
+    found = _COMPARED_AT.search(analysis.mapped.norm)
+    if found is not None:
+        at = found.start()
+        before = list(dict.fromkeys(m.key for m in ordered if m.end <= at))
+        after = [k for k in dict.fromkeys(m.key for m in ordered if m.start > at) if k not in before]
+        if before and after:
+            return before, after
+    if len(keys) < 2:
+        return None
+    return [keys[0]], [keys[1]]
+
+
+def _difference(a: DateValue | Quantity, b: DateValue | Quantity, unit: str | None) -> str | None:
+    if isinstance(a, DateValue) and isinstance(b, DateValue):
+        (ya, ma, da), (yb, mb, db) = a.lo, b.lo
+        if unit == "year":
+            return str(abs(ya - yb))
+        if unit == "month":
+            return str(abs((ya * 12 + ma) - (yb * 12 + mb))) if "year" not in (a.precision, b.precision) else None
+        if a.precision != "day" or b.precision != "day":
+            return None  # days between two dates need both days
+        return str(abs((date(ya, ma, da) - date(yb, mb, db)).days))
+    if isinstance(a, Quantity) and isinstance(b, Quantity) and unit is None:
+        if a.lo != a.hi or b.lo != b.hi:
+            return None  # a range has no one difference
+        amount = abs(a.lo - b.lo) / (a.factor or 1.0)
+        return str(int(amount)) if amount == int(amount) else f"{amount:g}"
+    return None
