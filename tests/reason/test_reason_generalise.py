@@ -1889,3 +1889,24 @@ def test_a_description_may_open_with_the_group_it_picks_from() -> None:
     ds = _dataset(rows, q)
     analysis = Reasoner(ds).analyse(ds.questions[0])[1]
     assert find_described(analysis) is None
+
+
+def test_a_stated_zero_or_absence_answers_a_yes_no_question_no() -> None:
+    # `甲海战中，乙舰队有没有军舰被击沉`: the two names connect (乙舰队 fought there), but the KG states 0 ships sunk
+    rows = [
+        ("甲海战", "战役", "交战方", "乙舰队", "部队"),
+        ("甲海战", "战役", "交战方", "丙舰队", "部队"),
+        ("乙舰队", "部队", "被击沉舰艇数", "0艘", "数量"),
+        ("丙舰队", "部队", "被击沉舰艇数", "5艘", "数量"),
+    ]
+    assert _answer_on(rows, "甲海战中，乙舰队有没有军舰被击沉？").answers == ("否",)
+    assert _answer_on(rows, "甲海战中，丙舰队有没有军舰被击沉？").answers == ("是",)
+    # `…还保留对地攻击能力吗` over a value that states its removal
+    rows = [
+        ("丁-27P", "机型", "对地攻击能力", "取消对地攻击能力", "能力"),
+        ("丁-27P", "机型", "用户", "国土防空军", "部队"),
+        ("丁-27S", "机型", "对地攻击能力", "具备对地攻击能力", "能力"),
+    ]
+    rec = _answer_on(rows, "专供国土防空军使用的丁-27P截击型还保留对地攻击能力吗？")
+    assert rec.answers == ("否",)
+    assert ("丁-27P", "对地攻击能力", "取消对地攻击能力") in rec.main_path

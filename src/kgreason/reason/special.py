@@ -21,8 +21,8 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
-from kgreason.reason.lexicon import DATE_NOUNS, PLACE_TYPE_WORDS, SAME_WORDS, names_event_type
-from kgreason.reason.scoring import relation_match
+from kgreason.reason.lexicon import DATE_NOUNS, NEGATIVE_VALUE_STARTS, PLACE_TYPE_WORDS, SAME_WORDS, names_event_type
+from kgreason.reason.scoring import SUPPORTED_HOP, relation_match
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
 
@@ -44,6 +44,9 @@ def bool_candidates(
             return [_bool(yes, w.main, w.score, w.chains, w.checks)]
     if analysis.times or analysis.numerics:
         return _bool_by_values(index, analysis, cfg, scored, starts)
+    zero = _bool_by_zero(index, analysis, scored)
+    if zero:
+        return zero
     if len(starts) >= 2 and any(w in analysis.mapped.norm for w in SAME_WORDS):
         same = _bool_by_sameness(index, analysis, starts[0], starts[1])
         if same:
@@ -137,6 +140,22 @@ def _kind_of(index: KGIndex, key: str, noun: str) -> bool:
     if any(w in noun for w in PLACE_TYPE_WORDS) and index.is_place(key):
         return True
     return noun.endswith(DATE_NOUNS) and index.date(key) is not None
+
+
+ZERO_LOOKED_AT = 5  # the best chains among which a stated zero answers the question
+
+
+def _bool_by_zero(index: KGIndex, analysis: Analysis, scored: list[ScoredChain]) -> list[Candidate]:
+    """`X有没有军舰被击沉` over `X -被击沉舰艇数-> 0艘`: a count of zero (or a value stating an absence, `取消…`) of a
+    thing the question names, reached along a relation its words name, says no — whatever else connects the names."""
+    named = {k for m in analysis.mentions for k in index.alias_group(m.key)}
+    for sc in scored[:ZERO_LOOKED_AT]:
+        q = index.quantity(sc.chain.end)
+        says_no = (q is not None and q.lo == q.hi == 0) or sc.chain.end.startswith(NEGATIVE_VALUE_STARTS)
+        holder = sc.chain.nodes[-2] if sc.chain.hops else ""
+        if says_no and holder in named and sc.score.hop_scores and sc.score.hop_scores[-1] >= SUPPORTED_HOP:
+            return [_bool(False, sc.chain.triples, sc.score.total, (sc.chain,))]
+    return []
 
 
 def _bool_by_connection(
