@@ -1910,3 +1910,16 @@ def test_a_stated_zero_or_absence_answers_a_yes_no_question_no() -> None:
     rec = _answer_on(rows, "专供国土防空军使用的丁-27P截击型还保留对地攻击能力吗？")
     assert rec.answers == ("否",)
     assert ("丁-27P", "对地攻击能力", "取消对地攻击能力") in rec.main_path
+
+
+def test_the_noun_before_a_naming_verb_is_the_kind_whose_name_is_asked() -> None:
+    # `舷号为F999的那艘甲国护卫舰叫什么名字`: a 护卫舰's name is asked (not a kind `名`), so the ship, not its class
+    rows = [
+        ("乙号", "护卫舰", "舷号", "F999", "舷号"),
+        ("乙号", "护卫舰", "所属型号", "F1型护卫舰", "型号"),
+        ("F1型护卫舰", "型号", "所属国家", "甲国", "国家"),
+        ("丙号", "护卫舰", "舷号", "F998", "舷号"),
+    ]
+    q = "舷号为F999的那艘甲国护卫舰叫什么名字？"
+    assert _analysis_on(rows, q).type_word == "护卫舰"
+    assert _answer_on(rows, q, "L1").answers == ("乙号",)

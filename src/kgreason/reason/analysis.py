@@ -504,6 +504,11 @@ def _type_word(
                     # the sort noun is no relation word either, unless a relation of the KG spells it (`所属型号`)
                     spelled = any(rest in r for r in relations)
                     return after[:n], head_at if spelled else at, head_at + n
+        if m.group(0) == "什么" and (verb := next((v for v in NAME_ASKING_VERBS if nq[: m.start()].endswith(v)), "")):
+            # `…的试飞员叫什么名字`: the name of a thing the noun before the naming verb says the kind of
+            before = nq[: m.start() - len(verb)].split(POSSESSIVE)[-1]
+            named = next((before[-n:] for n in range(min(4, len(before)), 1, -1) if before[-n:] in vocabulary), "")
+            return named, m.start() - len(verb) - len(named), m.start() - len(verb)
         sort = next((w for w in SORT_NOUNS if rest.startswith(w)), "")
         sorted_noun = _noun_before_copula(nq[: m.start()], vocabulary, endings) if sort else ""
         if sorted_noun:
