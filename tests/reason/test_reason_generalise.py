@@ -1923,3 +1923,24 @@ def test_the_noun_before_a_naming_verb_is_the_kind_whose_name_is_asked() -> None
     q = "舷号为F999的那艘甲国护卫舰叫什么名字？"
     assert _analysis_on(rows, q).type_word == "护卫舰"
     assert _answer_on(rows, q, "L1").answers == ("乙号",)
+
+
+def test_an_elided_name_with_a_word_of_an_end_beats_a_partial_link_of_its_start() -> None:
+    # `乙空军给甲-130运输机起了个什么外号`: `甲-130` starts many names (甲-130A, 甲-130B, …); `甲-130运输机` spells the
+    # start and the end of `甲-130“大力神”运输机`, the one meant
+    rows = [
+        ("甲-130“大力神”运输机", "运输机", "乙空军称号", "犀牛", "称号"),
+        ("甲-130“大力神”运输机", "运输机", "用户", "乙空军", "部队"),
+        ("甲-130A", "型号", "所属系列", "甲-130“大力神”运输机", "运输机"),
+        ("甲-130B", "型号", "所属系列", "甲-130“大力神”运输机", "运输机"),
+        ("甲-130J", "型号", "所属系列", "甲-130“大力神”运输机", "运输机"),
+    ]
+    rec = _answer_on(rows, "乙空军给甲-130运输机起了个什么外号？", "L1")
+    assert rec.answers == ("犀牛",)
+    # a span that elides two names (`丙国集团军`: the 3rd and the 4th) links neither
+    rows = [
+        ("丙国第3集团军", "部队", "司令", "丁将军", "人物"),
+        ("丙国第4集团军", "部队", "司令", "戊将军", "人物"),
+    ]
+    linked = _analysis_on(rows, "丙国集团军的司令是谁？").mentions
+    assert not [m for m in linked if m.how == "elided"]

@@ -33,7 +33,7 @@ without a particle, into the start of a longer name gives way to it (`阿利·�
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
@@ -77,6 +77,7 @@ ELIDED_MIN_CHARS = 5  # a name spelled as its start and end (`波兰伞兵旅` f
 ELIDED_END_CHARS = 2  # both the start and the end spell this many characters at least
 ELIDED_MIN_SHARE = 0.5  # of the name
 ELIDED_SCORE = 0.7
+ELIDED_OVER_PARTIAL_END_CHARS = 3  # the end a longer elided link spells to win over a partial link of its start
 COMPOSED_MIN_CHARS = 5  # a shorter name spelled in pieces is too likely a coincidence (and two pieces at least)
 COMPOSED_MIN_COVERAGE = 1.0  # every character: one left out (`约克城号航空母舰` for `约克城级`) changes the thing
 COMPOSED_SCORE = 0.8
@@ -673,10 +674,17 @@ def _gapped(table: NameTable, q: MappedText) -> list[Mention]:
 def _elided(table: NameTable, q: MappedText, found: list[Mention]) -> list[Mention]:
     """Names the question spells as their start and their end, the middle left out (`波兰伞兵旅`); see the module
     doc. Not a node that a link `found` at the same place already is, or has as another name (`勒克莱尔坦克` is
-    `勒克莱尔` and its kind, and `勒克莱尔` is `勒克莱尔主战坦克`'s short name)."""
+    `勒克莱尔` and its kind, and `勒克莱尔` is `勒克莱尔主战坦克`'s short name) — unless that link is a partial one,
+    spelling less, and the elided name's end is a word of its own. Not a span several names elide to."""
     nq = q.norm
     out: list[Mention] = []
-    named = {(m.start, k) for m in found for k in table.alias_group(m.key)}
+    # (a partial link there that spells less of the name, `C-130` of `C-130运输机`, is no reason when the end
+    # spelled is long enough: `ELIDED_OVER_PARTIAL_END_CHARS`)
+    named: dict[tuple[int, str], int] = {}
+    for m in found:
+        reach = m.end if m.how == "partial" else len(nq) + 1
+        for k in table.alias_group(m.key):
+            named[(m.start, k)] = max(named.get((m.start, k), 0), reach)
     for i, ch in enumerate(nq):
         for key in table.by_first.get(ch, ()):
             name = table.names[key]
@@ -693,10 +701,14 @@ def _elided(table: NameTable, q: MappedText, found: list[Mention]) -> list[Menti
                 )
                 end = at + tail
                 if tail and (start + tail) >= ELIDED_MIN_SHARE * len(name) and not _splits_alnum(q, i, end):
-                    if not _spans_interrogative(nq[i:end], name) and (i, key) not in named:
+                    reach = named.get((i, key), -1)
+                    longer = reach < end and tail >= ELIDED_OVER_PARTIAL_END_CHARS
+                    if not _spans_interrogative(nq[i:end], name) and (reach < 0 or longer):
                         out.append(Mention(i, end, q.verbatim(i, end), key, "elided", ELIDED_SCORE))
                     break
-    return out
+    # a span that elides several names (`罗马尼亚集团军`: the 3rd and the 4th) names none of them
+    spans = Counter((m.start, m.end) for m in out)
+    return [m for m in out if spans[(m.start, m.end)] == 1]
 
 
 def _spans_interrogative(span: str, name: str) -> bool:
