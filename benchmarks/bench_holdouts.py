@@ -43,6 +43,15 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     "m": (0.5742, "b707cbc"),  # the same with 0407aa6
     "n": (0.5438, "1088d16"),  # 0407aa6 (the seventh session's start): 0.5373
     "o": (0.5780, "1088d16"),  # 0407aa6: 0.5421
+    "p": (0.6554, "5916b32"),  # the same with 517aadf (the eighth session's first fix)
+    "q": (0.5203, "5916b32"),  # the same with 517aadf
+    # written during the eighth session and run once after its first fourteen fixes (5916b32 in brackets)
+    "r": (0.5739, "f5c61ae"),  # 5916b32: 0.5366
+    "s": (0.6524, "f5c61ae"),  # 5916b32: the same
+    "t": (0.6285, "f5c61ae"),  # 5916b32: the same
+    "u": (0.6542, "f5c61ae"),  # 5916b32: the same
+    "v": (0.4961, "f5c61ae"),  # 5916b32: 0.4656
+    "w": (0.5668, "f5c61ae"),  # 5916b32: 0.5372
 }
 
 
