@@ -1485,8 +1485,9 @@ def test_a_single_fact_about_a_thing_named_by_its_code_takes_the_naming_hop() ->
     q = "1199型核动力巡洋舰是由哪个设计局负责设计的？"
     assert _answer_on(SINGLE_FACT_ROWS, q, "L1").answers == ("北极设计局",)
     off = _dataset(SINGLE_FACT_ROWS, q, "L1")
-    rec = Reasoner(off, ReasonerConfig(single_fact_fallback=False)).answer(off.questions[0]).record
-    assert rec.answers == ("甲级巡洋舰",)
+    # (without the relation rescue too: `设计` names the relation asked, whose subjects would anchor the fact)
+    rec = Reasoner(off, ReasonerConfig(single_fact_fallback=False, relation_rescue=False)).answer(off.questions[0])
+    assert rec.record.answers == ("甲级巡洋舰",)
     # one hop of the asked kind stays one hop
     assert _answer_on(SINGLE_FACT_ROWS, "甲级巡洋舰是由哪个设计局设计的？", "L1").main_path == (
         ("甲级巡洋舰", "设计单位", "北极设计局"),
@@ -1760,6 +1761,8 @@ def test_the_relation_asked_anchors_the_fact_when_the_names_reach_nothing_it_sup
         ("己号", "武器装备", "所属国家", "乙国", "国家"),
     ]
     assert _answer_on(rows, "甲国那艘唯一在役的大船平时以哪座港口为母港？", "L1").answers == ("丁港",)
+    off = _dataset(rows, "甲国那艘唯一在役的大船平时以哪座港口为母港？", "L1")
+    assert Reasoner(off, ReasonerConfig(relation_rescue=False)).answer(off.questions[0]).record.answers != ("丁港",)
     # no name at all: `那座机场…以哪位飞行员的名字命名` — the subjects of 命名来源 anchor it
     rows = [
         ("庚机场", "地点", "命名来源", "辛飞行员", "人物"),

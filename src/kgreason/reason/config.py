@@ -30,6 +30,9 @@ class ReasonerConfig:
             filter links are kept (the negated groups' test, positive; reason/negation.py).
         described_then_ask: `…的那艘核潜艇，是哪个国家的`: the clause describing one thing is answered first, and the
             rest of the question is asked of that thing by name (reason/described.py).
+        relation_rescue: when no chain from the question's linked names has a hop its words support, chains also start
+            from the subjects of the relation the words match nearly in full, if few nodes have it (`为母港`, `最初…
+            代号`; generate.matched_relation_anchors), below chains from linked names; also when it names nothing.
         differences: `A比B多出几架`, `X之后过了几天，Y`, `相隔多少年`: the best-named dates or numbers of the question's
             two sides are subtracted in code, and the difference (days / months / years between dates) is the answer
             (reason/arithmetic.py).
@@ -79,6 +82,7 @@ class ReasonerConfig:
     max_set_size: int = 40
     entity_checks: bool = True
     differences: bool = True
+    relation_rescue: bool = True
     single_fact_levels: tuple[str, ...] = ("L1",)
     single_fact_fallback: bool = True
     select_then_ask: bool = True

@@ -127,7 +127,9 @@ def score_all(
         # only the kind of what is asked is named (`2021年4月23日入列的055型驱逐舰是哪一艘`): its date describes it
         starts = [*date_anchors(index, analysis), *starts]
     if not starts:
-        starts = relation_anchors(index, analysis) or matched_relation_anchors(index, analysis)
+        starts = relation_anchors(index, analysis) or (
+            matched_relation_anchors(index, analysis) if cfg.relation_rescue else []
+        )
     if not starts:
         return []
     scorer = scorer or ChainScorer(index, analysis, cfg.weights)
@@ -144,7 +146,7 @@ def score_all(
             s = replace(s, total=s.total - cfg.marked_start_penalty)
         out.append(ScoredChain(c, s))
     out.sort(key=lambda sc: sc.score.total, reverse=True)
-    if not any(max(sc.score.hop_scores, default=0.0) >= SUPPORTED_HOP for sc in out):
+    if cfg.relation_rescue and not any(max(sc.score.hop_scores, default=0.0) >= SUPPORTED_HOP for sc in out):
         # no word of the question supports a hop from its names: the relation it spells may anchor the fact
         out = _rescued_by_relation(index, analysis, cfg, scorer, out, starts)
     if external is not None and out:
