@@ -1913,6 +1913,9 @@ def test_a_stated_zero_or_absence_answers_a_yes_no_question_no() -> None:
     rec = _answer_on(rows, "专供国土防空军使用的丁-27P截击型还保留对地攻击能力吗？")
     assert rec.answers == ("否",)
     assert ("丁-27P", "对地攻击能力", "取消对地攻击能力") in rec.main_path
+    # an unknown value is no absence
+    rows = [("甲海战", "战役", "交战方", "乙舰队", "部队"), ("乙舰队", "部队", "被击沉舰艇情况", "不详", "状态")]
+    assert ("乙舰队", "被击沉舰艇情况", "不详") not in _answer_on(rows, "甲海战中，乙舰队有没有军舰被击沉？").main_path
 
 
 def test_the_noun_before_a_naming_verb_is_the_kind_whose_name_is_asked() -> None:

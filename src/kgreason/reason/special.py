@@ -21,7 +21,14 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
-from kgreason.reason.lexicon import DATE_NOUNS, NEGATIVE_VALUE_STARTS, PLACE_TYPE_WORDS, SAME_WORDS, names_event_type
+from kgreason.reason.lexicon import (
+    DATE_NOUNS,
+    NEGATIVE_VALUE_STARTS,
+    PLACE_TYPE_WORDS,
+    SAME_WORDS,
+    UNKNOWN_VALUES,
+    names_event_type,
+)
 from kgreason.reason.scoring import SUPPORTED_HOP, relation_match
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import longest_common_substring
@@ -151,7 +158,10 @@ def _bool_by_zero(index: KGIndex, analysis: Analysis, scored: list[ScoredChain])
     named = {k for m in analysis.mentions for k in index.alias_group(m.key)}
     for sc in scored[:ZERO_LOOKED_AT]:
         q = index.quantity(sc.chain.end)
-        says_no = (q is not None and q.lo == q.hi == 0) or sc.chain.end.startswith(NEGATIVE_VALUE_STARTS)
+        end = sc.chain.end
+        says_no = (q is not None and q.lo == q.hi == 0) or (
+            end.startswith(NEGATIVE_VALUE_STARTS) and not end.startswith(UNKNOWN_VALUES)
+        )
         holder = sc.chain.nodes[-2] if sc.chain.hops else ""
         if says_no and holder in named and sc.score.hop_scores and sc.score.hop_scores[-1] >= SUPPORTED_HOP:
             return [_bool(False, sc.chain.triples, sc.score.total, (sc.chain,))]
