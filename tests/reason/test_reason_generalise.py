@@ -1950,3 +1950,16 @@ def test_an_elided_name_with_a_word_of_an_end_beats_a_partial_link_of_its_start(
     ]
     linked = _analysis_on(rows, "丙国集团军的司令是谁？").mentions
     assert not [m for m in linked if m.how == "elided"]
+
+
+def test_no_weak_link_runs_across_a_clause_break() -> None:
+    # `从最初的基本型到M2A4，布雷德利步兵战车的…`: the normalised text drops the comma, and a fuzzy link read
+    # `M2A4，布雷德利步兵战车` as one name; the two names either side of the comma are what the question names
+    rows = [
+        ("M2布雷德利步兵战车", "战车", "发动机功率", "500马力", "功率"),
+        ("M2A4", "战车", "发动机功率", "675马力", "功率"),
+        ("M2A4", "战车", "改进自", "M2布雷德利步兵战车", "战车"),
+    ]
+    q = "从最初的基本型到M2A4，布雷德利步兵战车的发动机功率一共提高了多少马力？"
+    assert not [m for m in _analysis_on(rows, q).mentions if "，" in m.text]
+    assert _answer_on(rows, q).answers == ("175",)

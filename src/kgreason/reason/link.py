@@ -295,6 +295,8 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         found.extend(_side_starts(table, q))
         found.extend(_listed_with_head(table, q))
         composed = _composed(table, q, name_hits)
+        # a weak link never runs across a clause break the normalised text dropped (`到M2A4，布雷德利步兵战车的`)
+        found = [m for m in found if m.how in ("exact", "core") or not _crosses_clause(m.text)]
     if not found and not composed:
         # a quoted word names a thing; else a group, not rivals: every node sharing the word is kept (they overlap
         # by design); failing that, the longest words the question shares with the inside of one name each
@@ -449,6 +451,13 @@ def _one_char_into_an_event(table: NameTable, partial: Mention, exact: list[Ment
     rest = table.names[partial.key][partial.end - partial.start - 1 :]  # the event's name from the one character on
     after = nq[partial.end - 1 : partial.end + len(rest) + 1]
     return abbreviation_in(rest, after)[0] < 2
+
+
+_CLAUSE_BREAKS = "，,。；;？?！!"
+
+
+def _crosses_clause(text: str) -> bool:
+    return any(c in text for c in _CLAUSE_BREAKS)
 
 
 def _writes_on(exact: Mention, partial: Mention) -> bool:
