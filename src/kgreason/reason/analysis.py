@@ -506,8 +506,7 @@ def _type_word(
                     return after[:n], head_at if spelled else at, head_at + n
         if m.group(0) == "什么" and (verb := next((v for v in NAME_ASKING_VERBS if nq[: m.start()].endswith(v)), "")):
             # `…的试飞员叫什么名字`: the name of a thing the noun before the naming verb says the kind of
-            before = nq[: m.start() - len(verb)].split(POSSESSIVE)[-1]
-            named = next((before[-n:] for n in range(min(4, len(before)), 1, -1) if before[-n:] in vocabulary), "")
+            named = _kg_word_ending(nq[: m.start() - len(verb)].split(POSSESSIVE)[-1], vocabulary)
             return named, m.start() - len(verb) - len(named), m.start() - len(verb)
         sort = next((w for w in SORT_NOUNS if rest.startswith(w)), "")
         sorted_noun = _noun_before_copula(nq[: m.start()], vocabulary, endings) if sort else ""
@@ -579,10 +578,12 @@ def _noun_before_copula(before: str, vocabulary: frozenset[str], endings: frozen
     if not copula:
         return ""
     words = before[: -len(copula)].split(POSSESSIVE)[-1]
-    for n in range(min(4, len(words)), 1, -1):
-        if words[-n:] in vocabulary:
-            return words[-n:]
-    return words[-1:] if words[-1:] in endings else ""
+    return _kg_word_ending(words, vocabulary) or (words[-1:] if words[-1:] in endings else "")
+
+
+def _kg_word_ending(words: str, vocabulary: frozenset[str]) -> str:
+    """The longest end of `words`, of 2-4 characters, that is a KG word (`…的试飞员` -> `试飞员`); "" when none."""
+    return next((words[-n:] for n in range(min(4, len(words)), 1, -1) if words[-n:] in vocabulary), "")
 
 
 def _noun_after_name(text: str, vocabulary: frozenset[str], relations: frozenset[str]) -> str:

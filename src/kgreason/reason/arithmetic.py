@@ -13,7 +13,6 @@ from datetime import date
 
 from kgreason.kg.dates import DateValue
 from kgreason.kg.index import KGIndex
-from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import Quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
@@ -73,10 +72,7 @@ def difference_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]
     rel = ("晚于" if aspect == "time" else "数值大于") if value_less(low.value, high.value) else "数值等于"
     derived = ((high.edge.triple.obj, rel, low.edge.triple.obj),)
     main = [*oa.lead, oa.edge.triple.spo, *ob.lead, ob.edge.triple.spo, *derived]
-    chains = tuple(
-        Chain(o.bridge.src, (o.bridge, o.edge)) if o.bridge is not None else Chain(o.holder, (o.edge,))
-        for o in (oa, ob)
-    )
+    chains = (oa.chain, ob.chain)
     check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), derived)
     return [Candidate((amount,), (), "数值", dedupe(main), best[0], chains, (check,), origin="count")]
 

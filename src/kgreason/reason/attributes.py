@@ -11,6 +11,7 @@ from kgreason.data.records import PathTriple
 from kgreason.kg.compare import compare_quantities, date_holds
 from kgreason.kg.dates import DateValue
 from kgreason.kg.index import Edge, KGIndex
+from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import Quantity, parse_quantity
 from kgreason.reason.scoring import node_match, relation_match
 from kgreason.text.overlap import longest_common_substring
@@ -23,6 +24,13 @@ class AttributeOption:
     edge: Edge
     value: DateValue | Quantity
     bridge: Edge | None = None  # the hop to a holder that is not the mention itself (`苏-57 -原型机-> T-50`)
+
+    @property
+    def chain(self) -> Chain:
+        """The chain to the value: through the bridge when there is one, else from the holder."""
+        if self.bridge is not None:
+            return Chain(self.bridge.src, (self.bridge, self.edge))
+        return Chain(self.holder, (self.edge,))
 
 
 def _attribute_value(index: KGIndex, e: Edge, aspect: str) -> DateValue | Quantity | None:

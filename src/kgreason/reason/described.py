@@ -83,12 +83,11 @@ def find_described(analysis: Analysis) -> Described | None:
     found = m or continued
     if found is None or found.group("noun").endswith(AMONG_WORDS):
         return None  # `…的这些国家里面，…` / `…的那几艘舰中，…`: a group to pick from, not one thing
-    head = found.group("head")
+    head, rest = found.group("head"), found.group("rest").strip()
     if any(c in head for c in "，,") and any(opener in head for opener, _ in EXCLUDE_FRAMES):
         # `…演练里，除了X发射的那型导弹之外，还…`: after a group, the thing described is left out of it (a frame
         # the negation builders read), not asked about
         return None
-    head, rest = found.group("head"), found.group("rest").strip()
     if _ASKING.search(head) or not _ASKING.search(rest):
         return None  # the clause asks something itself, or the rest asks nothing
     if ASKS_ITS_NAME.fullmatch(normalize_text(rest)):

@@ -100,8 +100,12 @@ def relation_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
     if not spelled:
         return []
     longest = max(len(r) for r in spelled)
-    chosen = {r for r in spelled if len(r) == longest}
-    return sorted({normalize_text(t.sub) for t in index.triples if normalize_text(t.relation) in chosen})
+    return _subjects_of(index, {r for r in spelled if len(r) == longest})
+
+
+def _subjects_of(index: KGIndex, relations: set[str]) -> list[str]:
+    """The subjects (normalised, sorted) of the triples whose relation is one of `relations` (normalised)."""
+    return sorted({normalize_text(t.sub) for t in index.triples if normalize_text(t.relation) in relations})
 
 
 def modifier_heads(analysis: Analysis) -> dict[str, str]:
@@ -175,8 +179,7 @@ def matched_relation_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
     best = max((s for s, _ in scored), default=0.0)
     if best < RESCUE_MIN_MATCH:
         return []
-    chosen = {normalize_text(r) for s, r in scored if s >= best}
-    anchors = sorted({normalize_text(t.sub) for t in index.triples if normalize_text(t.relation) in chosen})
+    anchors = _subjects_of(index, {normalize_text(r) for s, r in scored if s >= best})
     return anchors if len(anchors) <= RESCUE_MAX_ANCHORS else []
 
 

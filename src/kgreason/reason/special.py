@@ -354,10 +354,7 @@ def _winner_candidate(
     for o in others:
         main.extend([*o.lead, o.edge.triple.spo])
     main.extend(derived)
-    chains = tuple(
-        Chain(o.bridge.src, (o.bridge, o.edge)) if o.bridge is not None else Chain(o.holder, (o.edge,))
-        for o in (winner, *others)
-    )
+    chains = tuple(o.chain for o in (winner, *others))
     check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), derived)
     key = winner.holder if winner.bridge is None or _asks_event(index, analysis, winner.holder) else listed
     return [
