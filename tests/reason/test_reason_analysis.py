@@ -225,6 +225,24 @@ def test_a_category_word_shared_by_names_is_not_a_partial_link() -> None:
     assert links(idx, "第一舰队下辖的驱逐舰有哪些？") == [("第一舰队", "第一舰队", "exact")]
 
 
+def test_a_word_inside_the_names_of_one_thing_links_to_it() -> None:
+    # `机动部队` ends two names, but they are aliases of one unit: the word names that unit (the node with the most
+    # triples), not a category
+    idx = KGIndex(
+        "d",
+        (
+            KGTriple("a", "第一突击部队", "部队", "别称", "张氏突击部队", "部队"),
+            KGTriple("b", "第一突击部队", "部队", "指挥官", "张三", "人物"),
+            KGTriple("c", "第一突击部队", "部队", "下辖", "第一战队", "部队"),
+            KGTriple("d", "甲岛", "地点", "类型", "环礁", "地理类别"),
+        ),
+    )
+    assert ("突击部队", "第一突击部队", "partial") in links(idx, "率领北方突击部队进攻甲岛的指挥官是谁？")
+    # two different units ending in the word: still a category word, no link
+    two = KGIndex("d", (*idx.triples, KGTriple("e", "第二突击部队", "部队", "指挥官", "李四", "人物")))
+    assert all(text != "突击部队" for text, _, _ in links(two, "率领北方突击部队进攻甲岛的指挥官是谁？"))
+
+
 def test_a_short_number_links_when_the_question_says_whose_it_is() -> None:
     idx = KGIndex(
         "d",

@@ -36,6 +36,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cached_property
+from collections.abc import Iterable
 from typing import Literal
 
 from kgreason.kg.index import KGIndex
@@ -201,13 +202,15 @@ class NameTable:
             for k in range(2, 5):
                 if len(name) - k >= 2:
                     stems_by_head[name[-k:]][name[:-k]] = key
-        self.shared_heads = {h: stems for h, stems in stems_by_head.items() if len(stems) >= 2}
+        self.shared_heads = {h: stems for h, stems in stems_by_head.items() if _things(index, stems.values()) >= 2}
         # A part from inside names is a name only when one node has it; `驱逐舰` in several ship names is a
         # category word, not a mention of any of them (kept apart: the last resort when nothing else links) — nor
         # is a word that ends several names (`设计局` of `火炬设计局` and `金刚石中央设计局`)
+        # (names of one thing — `第一机动部队` and its alias `南云机动部队` — count as one node: the one with the most
+        # triples)
         for part, keys in inner.items():
-            if len(keys) == 1 and part not in self.parts and part not in self.shared_heads:
-                self.parts[part].extend(keys)
+            if _things(index, keys) == 1 and part not in self.parts and part not in self.shared_heads:
+                self.parts[part].append(max(sorted(keys), key=lambda k: self.degree.get(k, 0)))
         # `杜鲁门号` begins `杜鲁门号撞船事故` and `杜鲁门号误击事件` and ends `哈里·S·杜鲁门号`: names that begin
         # with a node's last part and whose nodes connect to it are named after it, so the part names that node
         for part, keys in surnames.items():
@@ -516,6 +519,11 @@ def _listed_with_head(table: NameTable, q: MappedText) -> list[Mention]:
 def _stem_ending(nq: str, end: int, stems: dict[str, str]) -> str:
     """The longest of `stems` that the question spells ending at `end` ("" when none)."""
     return next((nq[a:end] for a in range(max(0, end - 8), end - 1) if nq[a:end] in stems), "")
+
+
+def _things(index: KGIndex, keys: Iterable[str]) -> int:
+    """How many different things the nodes are: the aliases of one thing are one."""
+    return len({min(index.alias_group(k)) for k in keys})
 
 
 def _adjacent(index: KGIndex, key: str, others: set[str]) -> bool:
