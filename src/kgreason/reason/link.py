@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from collections.abc import Iterable
 from typing import Literal
 
 from kgreason.kg.index import KGIndex
