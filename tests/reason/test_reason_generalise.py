@@ -1963,3 +1963,37 @@ def test_no_weak_link_runs_across_a_clause_break() -> None:
     q = "从最初的基本型到M2A4，布雷德利步兵战车的发动机功率一共提高了多少马力？"
     assert not [m for m in _analysis_on(rows, q).mentions if "，" in m.text]
     assert _answer_on(rows, q).answers == ("175",)
+
+
+CLIMB_ROWS = [
+    ("红旗升起", "事件", "发生地点", "北岭大厦", "地点"),
+    ("红旗升起", "事件", "旗帜", "红星旗", "物品"),
+    ("红旗升起", "事件", "执行者", "张一", "人物"),
+    ("张一", "人物", "所属部队", "第7步兵师", "部队"),
+    ("第7步兵师", "部队", "隶属于", "第2步兵军", "部队"),
+    ("第2步兵军", "部队", "隶属于", "第5突击集团军", "部队"),
+    ("第5突击集团军", "部队", "司令", "李二", "人物"),
+]
+
+
+def test_a_hierarchy_climbed_along_one_relation_is_one_hop() -> None:
+    # `…的士兵所在的师归哪个集团军建制`: flag -> event -> soldier -> division, then 隶属于 twice up to the army —
+    # five hops, of which the second 隶属于 repeats the first: a climb counts once against the hop limit
+    q = "把红星旗插上北岭大厦的士兵，所在的师归哪个集团军建制？"
+    rec = _answer_on(CLIMB_ROWS, q)
+    assert rec.answers == ("第5突击集团军",)
+    assert ("第2步兵军", "隶属于", "第5突击集团军") in rec.main_path
+
+
+def test_an_event_answers_no_question_asking_a_person_or_a_thing() -> None:
+    # a happening is no army and no person: the event the question names best is not what it asks for
+    rows = [*CLIMB_ROWS, ("红旗升起", "事件", "所属战役", "北岭战役", "战役")]
+    index = KGIndex("doc_01", _triples(rows))
+    from kgreason.kg.paths import Chain
+    from kgreason.reason.scoring import answer_kind_score
+
+    to_event = Chain("北岭大厦", tuple(e for e in index.edges("北岭大厦") if e.dst == "红旗升起"))
+    assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦升旗的是哪个集团军？")) == -1.0
+    assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦升旗的是谁？")) == -1.0
+    # ... unless the noun asked is a kind of event in this KG (`哪场战役`, a word of `北岭战役`'s type)
+    assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦发生的是哪场战役？")) > -1.0

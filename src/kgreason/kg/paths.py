@@ -76,15 +76,18 @@ def expand(index: KGIndex, chain: Chain) -> Iterator[Chain]:
 
 def effective_hops(chain: Chain) -> int:
     """Hops that count against the hop limit: a leading alias hop (from the name the question uses to the node
-    the KG describes) is free."""
+    the KG describes) is free, and so is a hop along the relation the previous hop took, the same way: climbing a
+    hierarchy (`团 隶属 师 隶属 军`) is one step of the question (`那位战士属于哪个军`)."""
     lead = 1 if chain.edges and chain.edges[0].is_alias else 0
-    return chain.hops - lead
+    climbs = sum(1 for a, b in pairwise(chain.edges) if a.forward == b.forward and a.relation == b.relation)
+    return chain.hops - lead - climbs
 
 
 def _extendable(index: KGIndex, chain: Chain, max_hops: int) -> bool:
     if chain.hops == 1 and chain.edges[0].is_alias:
         return True  # the free alias hop
-    return can_pass_through(index, chain.end) and effective_hops(chain) < max_hops
+    # at the limit a chain may still climb (a hop along its last relation is free)
+    return can_pass_through(index, chain.end) and effective_hops(chain) <= max_hops
 
 
 def search_chains(

@@ -71,6 +71,7 @@ from kgreason.reason.lexicon import (
     WHEN_WORDS,
     WHICH,
     YES_NO_ENDING,
+    names_event_type,
 )
 from kgreason.reason.link import Mention, is_side
 from kgreason.reason.textmap import MappedText, quoted_spans
@@ -186,6 +187,7 @@ class Analysis:
     kind_predicated: bool = False
     asks_event: bool = False  # `…中，哪一次…`: the question counts events, so an event is asked
     asks_thing: bool = False  # `哪艘…`: a vessel, aircraft, vehicle or munition is asked, not a place or an event
+    type_word_names_events: bool = False  # the asked noun is a kind of event in this KG (`哪起事故`, `哪项任务`)
     # `加入X的荷兰军舰叫什么`: the name asked is of a thing the question describes after its last name, not another
     # name of that name (an alias hop from a mention is then no answer)
     names_described: bool = False
@@ -1318,9 +1320,22 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         kind_predicated=kind_predicated,
         asks_event=bool(_ASKS_EVENT.search(nq)),
         asks_thing=bool(_ASKS_THING.search(nq)),
+        type_word_names_events=_names_events(type_word, index),
         names_described=_names_described(nq, kept),
         compared_relations=compared_relations,
         negated=negated,
+    )
+
+
+def _names_events(type_word: str, index: KGIndex) -> bool:
+    """The asked noun is a kind of event: a word naming one (`行动`), or a word in the name or type of one of the
+    KG's event nodes (`事故` of `沙漠一号相撞事故`, `任务` of `撤侨任务`)."""
+    if not type_word or names_event_type(type_word):
+        return bool(type_word)
+    return any(
+        type_word in normalize_text(node.name) or type_word in index.types_text(key)
+        for key, node in index.nodes.items()
+        if names_event_type(index.types_text(key))
     )
 
 

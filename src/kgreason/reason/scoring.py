@@ -293,6 +293,12 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     if is_date or is_qty:
         return -1.0
     score = 0.0
+    tw = analysis.type_word
+    asks_no_event = analysis.person or (bool(tw) and kg_uses_noun(tw, index) and not analysis.type_word_names_events)
+    if asks_no_event and not analysis.asks_event and names_event_type(types):
+        # a happening is no person, unit, country or vehicle (`…的指挥官是谁` is not `…进攻`; `美军是哪个师` is not
+        # `托尔高会师`) — unless the noun asked is a kind of event in this KG (`哪起事故`, `哪项任务`)
+        return -1.0
     if analysis.person:
         if names_person_type(types):
             score += 1.0
@@ -300,7 +306,6 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
             score -= 1.0  # `和谁发生了对峙`: a party is asked, never the place where it happened
         elif not any(h in types for h in ORGANISATION_TYPE_HINTS):
             score -= 0.5
-    tw = analysis.type_word
     if tw and not analysis.person:
         # A forward last hop's relation names the answer's role (`X 包含型别 Y`: Y is a 型别); walked backwards
         # it names the node we came from, so it does not count.
