@@ -1997,3 +1997,15 @@ def test_an_event_answers_no_question_asking_a_person_or_a_thing() -> None:
     assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦升旗的是谁？")) == -1.0
     # ... unless the noun asked is a kind of event in this KG (`哪场战役`, a word of `北岭战役`'s type)
     assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦发生的是哪场战役？")) > -1.0
+
+
+def test_a_person_is_no_answer_to_where() -> None:
+    # `…的管带是哪里人`: the captain is reached by the words, but a where-question is answered by a place
+    rows = [
+        ("远志舰", "舰船", "管带", "王五", "人物"),
+        ("王五", "人物", "籍贯", "南州", "地点"),
+        ("王五", "人物", "谥号", "壮节", "名称"),
+    ]
+    rec = _answer_on(rows, "远志舰的管带是哪里人？")
+    assert rec.answers == ("南州",)
+    assert rec.main_path == (("远志舰", "管带", "王五"), ("王五", "籍贯", "南州"))

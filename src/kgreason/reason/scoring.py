@@ -272,6 +272,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
             return -1.0
         if index.is_place(end) or any(h in types for h in PLACE_TYPE_HINTS):
             return 1.0
+        if names_person_type(types) or names_event_type(types):
+            return -1.0  # a person or a happening is no place (`致远舰的管带是哪里人`: not the captain)
         return 0.5 if any(h in rel for h in PLACE_RELATION_HINTS) else -0.3
     if form == "bool":
         return 0.0
