@@ -1967,6 +1967,7 @@ def test_no_weak_link_runs_across_a_clause_break() -> None:
 
 CLIMB_ROWS = [
     ("红旗升起", "事件", "发生地点", "北岭大厦", "地点"),
+    ("北岭会师", "事件", "发生地点", "北岭大厦", "地点"),
     ("红旗升起", "事件", "旗帜", "红星旗", "物品"),
     ("红旗升起", "事件", "执行者", "张一", "人物"),
     ("张一", "人物", "所属部队", "第7步兵师", "部队"),
@@ -1995,6 +1996,8 @@ def test_an_event_answers_no_question_asking_a_person_or_a_thing() -> None:
     to_event = Chain("北岭大厦", tuple(e for e in index.edges("北岭大厦") if e.dst == "红旗升起"))
     assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦升旗的是哪个集团军？")) == -1.0
     assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦升旗的是谁？")) == -1.0
+    # (a one-character noun ending an event's name is no kind of event: `会师` is no 师)
+    assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦升旗的是哪个师？")) == -1.0
     # ... unless the noun asked is a kind of event in this KG (`哪场战役`, a word of `北岭战役`'s type)
     assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦发生的是哪场战役？")) > -1.0
 
