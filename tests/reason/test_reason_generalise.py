@@ -2012,3 +2012,15 @@ def test_a_person_is_no_answer_to_where() -> None:
     rec = _answer_on(rows, "远志舰的管带是哪里人？")
     assert rec.answers == ("南州",)
     assert rec.main_path == (("远志舰", "管带", "王五"), ("王五", "籍贯", "南州"))
+
+
+def test_a_which_things_question_is_not_answered_by_a_date_while_things_of_the_asked_kind_are_found() -> None:
+    # a set question too: `机队全部退役时间` matches `机队全部退役后` better than `后继机型` matches `接替`, but a date
+    # is no 飞机
+    rows = [
+        ("甲国空军", "部队", "大力神机队全部退役时间", "2023年6月", "时间"),
+        ("甲国空军", "部队", "后继机型", "乙-400运输机", "飞机"),
+        ("甲国空军", "部队", "后继机型", "丙-2运输机", "飞机"),
+    ]
+    q = "甲国空军的大力神机队全部退役后由哪些飞机接替？"
+    assert set(_answer_on(rows, q).answers) == {"乙-400运输机", "丙-2运输机"}

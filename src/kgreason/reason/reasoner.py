@@ -100,11 +100,12 @@ KIND_MISMATCH = -1.0  # an answer-kind score this low: what the candidate answer
 
 
 def _asked_kind_first(cands: list[Candidate], analysis: Analysis) -> list[Candidate]:
-    """A question asking which thing (`…统率的是哪个集团军`) is not answered by a candidate that cannot be of the kind
-    it names (a date, a thing of another kind) while another candidate is of that kind, however well the words of
-    its chain matched (`司令…任命时间` for `统率`): those go last, in their order. Values asked for (`多少`) are
-    left to the scores, since a value's kind is read less surely (a range, a value with its unit in words)."""
-    if analysis.form != "entity" or not any(c.features.get("answer_kind", 0.0) > 0 for c in cands):
+    """A question asking which thing or things (`…统率的是哪个集团军`, `…由哪些飞机接替`) is not answered by a
+    candidate that cannot be of the kind it names (a date, a thing of another kind) while another candidate is of
+    that kind, however well the words of its chain matched (`司令…任命时间` for `统率`): those go last, in their
+    order. Values asked for (`多少`) are left to the scores, since a value's kind is read less surely (a range, a
+    value with its unit in words)."""
+    if analysis.form not in ("entity", "set") or not any(c.features.get("answer_kind", 0.0) > 0 for c in cands):
         return cands
     return sorted(cands, key=lambda c: c.features.get("answer_kind", 0.0) <= KIND_MISMATCH)
 
