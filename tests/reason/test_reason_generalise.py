@@ -2024,3 +2024,15 @@ def test_a_which_things_question_is_not_answered_by_a_date_while_things_of_the_a
     ]
     q = "甲国空军的大力神机队全部退役后由哪些飞机接替？"
     assert set(_answer_on(rows, q).answers) == {"乙-400运输机", "丙-2运输机"}
+
+
+def test_a_role_the_kg_gives_people_is_a_kind_of_person() -> None:
+    # `…的试飞员叫什么名字`: `试飞员` is a relation of the KG reaching a 人物 elsewhere, so a 人物 is of the kind
+    # asked — not the record event the question names, nor its speed
+    rows = [
+        ("旋翼速度纪录", "事件", "驾驶员", "赵六", "人物"),
+        ("旋翼速度纪录", "事件", "速度", "368千米/小时", "数值"),
+        ("旋翼速度纪录", "事件", "使用机", "甲-10号机", "武器装备"),
+        ("乙-24", "武器装备", "试飞员", "钱七", "人物"),
+    ]
+    assert _answer_on(rows, "飞出368千米/小时、创下旋翼速度纪录的试飞员叫什么名字？", "L1").answers == ("赵六",)

@@ -72,6 +72,7 @@ from kgreason.reason.lexicon import (
     WHICH,
     YES_NO_ENDING,
     names_event_type,
+    names_person_type,
 )
 from kgreason.reason.link import Mention, is_side
 from kgreason.reason.textmap import MappedText, quoted_spans
@@ -188,6 +189,8 @@ class Analysis:
     asks_event: bool = False  # `…中，哪一次…`: the question counts events, so an event is asked
     asks_thing: bool = False  # `哪艘…`: a vessel, aircraft, vehicle or munition is asked, not a place or an event
     type_word_names_events: bool = False  # the asked noun is a kind of event in this KG (`哪起事故`, `哪项任务`)
+    # the person types a relation spelled like the asked noun reaches (`试飞员` -> `人物`, as `X 试飞员 Y` has it)
+    role_person_types: frozenset[str] = frozenset()
     # `加入X的荷兰军舰叫什么`: the name asked is of a thing the question describes after its last name, not another
     # name of that name (an alias hop from a mention is then no answer)
     names_described: bool = False
@@ -1321,6 +1324,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         asks_event=bool(_ASKS_EVENT.search(nq)),
         asks_thing=bool(_ASKS_THING.search(nq)),
         type_word_names_events=_names_events(type_word, index),
+        role_person_types=_role_kinds(type_word, index),
         names_described=_names_described(nq, kept),
         compared_relations=compared_relations,
         negated=negated,
@@ -1337,6 +1341,19 @@ def _names_events(type_word: str, index: KGIndex) -> bool:
         (len(type_word) > 1 and type_word in normalize_text(node.name)) or type_word in index.types_text(key)
         for key, node in index.nodes.items()
         if names_event_type(index.types_text(key))
+    )
+
+
+def _role_kinds(type_word: str, index: KGIndex) -> frozenset[str]:
+    """The person types of the objects of the relations the asked noun spells in full: a role the KG gives people
+    (`哪位试飞员`: `V-24 试飞员 Y` reaches a `人物`, so a 人物 may be a 试飞员). Other relations named like the noun
+    are what is asked (`还有哪些使用方`), not a kind."""
+    if len(type_word) < 2:
+        return frozenset()
+    return frozenset(
+        t.obj_type.strip()
+        for t in index.triples
+        if normalize_text(t.relation) == type_word and names_person_type(t.obj_type)
     )
 
 

@@ -327,6 +327,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         else:
             if kg_uses_noun(tw, index):
                 kind = _type_word_score(tw, hay, w.type_match, w.type_mismatch)
+                if kind < 0 and analysis.role_person_types & set(node.types):
+                    kind = w.type_match  # of the kind a relation spelled like the noun reaches (`试飞员` -> 人物)
             else:
                 # a noun the KG does not use (`什么飞机`): a name ending in its head (`超级军旗攻击机`) is of that kind,
                 # less surely; nothing is ruled out by it
