@@ -1988,7 +1988,11 @@ def test_a_hierarchy_climbed_along_one_relation_is_one_hop() -> None:
 
 def test_an_event_answers_no_question_asking_a_person_or_a_thing() -> None:
     # a happening is no army and no person: the event the question names best is not what it asks for
-    rows = [*CLIMB_ROWS, ("红旗升起", "事件", "所属战役", "北岭战役", "战役")]
+    rows = [
+        *CLIMB_ROWS,
+        ("红旗升起", "事件", "所属战役", "北岭战役", "战役"),
+        ("甲潜艇首次下潜", "事件", "使用装备", "乙号潜艇", "潜艇"),
+    ]
     index = KGIndex("doc_01", _triples(rows))
     from kgreason.kg.paths import Chain
     from kgreason.reason.scoring import answer_kind_score
@@ -1996,6 +2000,8 @@ def test_an_event_answers_no_question_asking_a_person_or_a_thing() -> None:
     to_event = Chain("北岭大厦", tuple(e for e in index.edges("北岭大厦") if e.dst == "红旗升起"))
     assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦升旗的是哪个集团军？")) == -1.0
     assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦升旗的是谁？")) == -1.0
+    # (nor is a noun inside an event's name, not ending it: `甲潜艇首次下潜` is no kind of 潜艇)
+    assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦升旗的是哪艘潜艇？")) == -1.0
     # (a one-character noun ending an event's name is no kind of event: `会师` is no 师)
     assert answer_kind_score(index, to_event, _analysis_on(rows, "在北岭大厦升旗的是哪个师？")) == -1.0
     # ... unless the noun asked is a kind of event in this KG (`哪场战役`, a word of `北岭战役`'s type)

@@ -1332,13 +1332,13 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
 
 
 def _names_events(type_word: str, index: KGIndex) -> bool:
-    """The asked noun is a kind of event: a word naming one (`行动`), or a word in the name or type of one of the
-    KG's event nodes (`事故` of `沙漠一号相撞事故`, `任务` of `撤侨任务`) — a one-character noun in its type only
-    (`哪个师` is no kind of `托尔高会师`)."""
+    """The asked noun is a kind of event: a word naming one (`行动`), a word in the type of one of the KG's event
+    nodes, or the head ending its name (`事故` of `沙漠一号相撞事故`, `任务` of `撤侨任务`; not `潜艇` of
+    `俄罗斯潜艇首次…发射巡航导弹`) — a one-character noun in its type only (`哪个师` is no kind of `托尔高会师`)."""
     if not type_word or names_event_type(type_word):
         return bool(type_word)
     return any(
-        (len(type_word) > 1 and type_word in normalize_text(node.name)) or type_word in index.types_text(key)
+        (len(type_word) > 1 and normalize_text(node.name).endswith(type_word)) or type_word in index.types_text(key)
         for key, node in index.nodes.items()
         if names_event_type(index.types_text(key))
     )
