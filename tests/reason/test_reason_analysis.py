@@ -243,6 +243,20 @@ def test_a_word_inside_the_names_of_one_thing_links_to_it() -> None:
     assert all(text != "突击部队" for text, _, _ in links(two, "率领北方突击部队进攻甲岛的指挥官是谁？"))
 
 
+def test_a_partial_name_is_not_cut_before_another_number() -> None:
+    # `甲军第3、第11师团`: `甲军第` begins `甲军第10军`, but the question goes on with another number
+    idx = KGIndex(
+        "d",
+        (
+            KGTriple("a", "甲军第10军", "部队", "登陆地点", "南湾", "地点"),
+            KGTriple("b", "北岸登陆", "事件", "登陆部队", "第11师团", "部队"),
+        ),
+    )
+    assert all(name != "甲军第10军" for _, name, _ in links(idx, "甲军第3、第11师团在哪里登陆？"))
+    assert ("甲军第1", "甲军第10军", "partial") not in links(idx, "甲军第11师团在哪里登陆？")
+    assert ("甲军第", "甲军第10军", "partial") in links(idx, "甲军第的部队在哪里登陆？")
+
+
 def test_a_short_number_links_when_the_question_says_whose_it_is() -> None:
     idx = KGIndex(
         "d",

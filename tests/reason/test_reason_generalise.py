@@ -2042,3 +2042,18 @@ def test_a_role_the_kg_gives_people_is_a_kind_of_person() -> None:
         ("乙-24", "武器装备", "试飞员", "钱七", "人物"),
     ]
     assert _answer_on(rows, "飞出368千米/小时、创下旋翼速度纪录的试飞员叫什么名字？", "L1").answers == ("赵六",)
+
+
+def test_a_clause_break_after_a_name_ends_its_own_time_window() -> None:
+    # `甲师团在北岸登陆，是不是发生在丙城失守之前`: the bound is 丙城's date; the landing, before the comma, is what is
+    # compared, not a bound of its own (which made the answer `否`: the landing is not before itself)
+    rows = [
+        ("北岸登陆", "事件", "发生时间", "1937年8月23日", "时间"),
+        ("北岸登陆", "事件", "登陆部队", "甲师团", "部队"),
+        ("丙城", "地点", "失守时间", "1937年9月7日", "时间"),
+    ]
+    q = "甲师团在北岸登陆，是不是发生在丙城失守之前？"
+    assert [t.anchor_key for t in _analysis_on(rows, q).times] == ["丙城"]
+    rec = _answer_on(rows, q)
+    assert rec.answers == ("是",)
+    assert ("1937年8月23日", "早于", "1937年9月7日") in rec.main_path

@@ -720,7 +720,8 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
         am = re.match(r"([^，。,；;？?、]{0,12}?)(之后|以后|之前|以前)", after) or (
             re.match(r"()(后|前)", after) if not after.startswith(NOT_BOUND_WORDS) else None
         )
-        gap = q.verbatim(m.end, m.end + am.end()) if am else ""
+        # (with what normalising dropped right after the name: `…登陆，是不是发生在X之前` is no bound of 登陆's own)
+        gap = q.gap(m.end, m.end) + q.verbatim(m.end, m.end + am.end()) if am else ""
         if (
             am
             and not re.search(r"[，。,；;？?、]|\d|是否", gap)  # one clause, no date of its own, not a yes/no verb

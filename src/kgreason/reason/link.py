@@ -543,10 +543,20 @@ def _partial(table: NameTable, q: MappedText) -> list[Mention]:
             if not keys or _splits_alnum(q, i, j) or _cuts_word(table, nq, j):
                 continue
             for key in keys:
+                if _other_number(table.names[key], nq[i:j], nq[j : j + 1]):
+                    continue
                 share = length / len(table.names[key])
                 out.append(Mention(i, j, q.verbatim(i, j), key, "partial", round(0.6 + 0.3 * share, 3)))
             break  # the longest part starting here
     return out
+
+
+def _other_number(name: str, part: str, following: str) -> bool:
+    """`日军第3、第11师团` is no part of `日军第10军`: where the name goes on with a number, the question goes on with
+    another number."""
+    at = name.find(part)
+    after = name[at + len(part) : at + len(part) + 1] if at >= 0 else ""
+    return after.isdigit() and following.isdigit()
 
 
 def is_side(index: KGIndex, key: str) -> bool:
