@@ -2057,3 +2057,22 @@ def test_a_clause_break_after_a_name_ends_its_own_time_window() -> None:
     rec = _answer_on(rows, q)
     assert rec.answers == ("是",)
     assert ("1937年8月23日", "早于", "1937年9月7日") in rec.main_path
+
+
+def test_a_comparison_that_opens_with_the_name_compared_with() -> None:
+    # `和早期型号比起来，甲-130J的机组人数是不是更少了`: `早期型号` ends `甲-130早期型号`, whose start the question
+    # spells in `甲-130J`; the thing asked about comes after the frame `和…比起来`
+    rows = [
+        ("甲-130早期型号", "装备", "机组人数", "5人", "数值"),
+        ("甲-130J", "装备", "机组人数", "3人", "数值"),
+        ("甲-130J", "装备", "改进自", "甲-130早期型号", "装备"),
+    ]
+    linked = {(m.text, m.key) for m in _analysis_on(rows, "和早期型号比起来，甲-130J的机组人数是不是更少了？").mentions}
+    assert ("早期型号", "甲130早期型号") in linked
+    rec = _answer_on(rows, "和早期型号比起来，甲-130J的机组人数是不是更少了？")
+    assert rec.answers == ("是",)
+    assert ("3人", "数值小于", "5人") in rec.main_path
+    assert _answer_on(rows, "与早期型号相比，甲-130J的机组人数是不是更多？").answers == ("否",)
+    # without the start spelled elsewhere, the end is too small a part of the name for a partial link (only the
+    # last resort of a question nothing else links finds it)
+    assert all(m.how != "partial" for m in _analysis_on(rows, "早期型号的机组人数是多少？").mentions)

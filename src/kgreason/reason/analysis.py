@@ -26,6 +26,8 @@ from kgreason.reason.lexicon import (
     CLASSIFYING_COPULA,
     CLAUSE_STOPS,
     COMPARATIVE_WORDS,
+    COMPARED_WITH_CLOSERS,
+    COMPARED_WITH_OPENERS,
     COORDINATORS,
     COPULAS,
     COUNT_NUMERALS,
@@ -355,8 +357,19 @@ def _comparative(
 
 def _than_comparison(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int, tuple[str, ...]] | None:
     """`A的机内燃油比B多吗` / `A是否比B更早服役`: a yes/no question comparing the first name with the one right after
-    `比`, by the comparison word after the second — as `_comparative` returns it (yes when the first wins)."""
+    `比`, by the comparison word after the second — as `_comparative` returns it (yes when the first wins); or
+    `和B比起来，A的…更少吗`, the other way round."""
     ordered = sorted(mentions, key=lambda m: m.start)
+    # `和B比起来，A的机组人数是不是更少`: the name compared with comes first, then the one asked about
+    for b, a in pairwise(ordered):
+        closer = next((w for w in COMPARED_WITH_CLOSERS if nq.startswith(w, b.end)), "")
+        if a.key == b.key or not closer or a.start < b.end + len(closer):
+            continue
+        if not any(nq[: b.start].endswith(w) for w in COMPARED_WITH_OPENERS):
+            continue
+        found = _comparison_in(nq, nq[a.end :], a.end, _COMPARISON_WORDS)
+        if found is not None:
+            return (*found, (a.key, b.key))
     for a, b in pairwise(ordered):
         if a.key == b.key or not any(nq[: b.start].endswith(w) and b.start - len(w) >= a.end for w in THAN_WORDS):
             continue

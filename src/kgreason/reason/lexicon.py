@@ -237,6 +237,9 @@ QUESTION_PARTICLES = "吗呢吧"  # sentence-final particles of a question
 NOUN_ASKING_WORD = "什么"  # the question word a noun follows (`什么别称`); after `哪一艘` a predicate follows
 # Words between two compared names of a yes/no comparison (`A的射程比B远吗`, `A是否较B更早服役`).
 THAN_WORDS: tuple[str, ...] = ("比", "较")
+# `和B比起来，A的…是不是更少` / `与B相比，A…`: the name compared with opens the question, between these words
+COMPARED_WITH_OPENERS: tuple[str, ...] = ("和", "与", "跟", "同")
+COMPARED_WITH_CLOSERS: tuple[str, ...] = ("比起来", "相比较", "相比", "比较")
 
 # Numeric comparison words -> the derived relation that must hold between the KG value and the threshold.
 NUMERIC_COMPARATORS: dict[str, str] = {

@@ -66,6 +66,7 @@ LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "elided", "grou
 MIN_NAME_CHARS = 2  # a one-character name would match almost any question
 PARTIAL_MIN_CHARS = 3
 PERSON_SURNAME_MIN_CHARS = 2
+TAIL_MIN_START_CHARS = 2  # a name's end stands for it when the question spells its start (this long) elsewhere
 PARTIAL_MIN_SHARE = 0.6  # a part from inside a name must spell this share of it (a start may be shorter)
 FUZZY_MIN_COVERAGE = 0.75
 FUZZY_MIN_NAME_CHARS = 4
@@ -203,6 +204,14 @@ class NameTable:
                 if len(name) - k >= 2:
                     stems_by_head[name[-k:]][name[:-k]] = key
         self.shared_heads = {h: stems for h, stems in stems_by_head.items() if _things(index, stems.values()) >= 2}
+        # `C-130早期型号`: a name's end after a start the question spells elsewhere (`和早期型号比起来，C-130J的…`) —
+        # end -> (node, start), for ends of one thing only, too short a share of the name for an inner part
+        tails: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for key, name in self.names.items():
+            for length in range(PARTIAL_MIN_CHARS, len(name) - TAIL_MIN_START_CHARS + 1):
+                if length < PARTIAL_MIN_SHARE * len(name):
+                    tails[name[-length:]].append((key, name[:-length]))
+        self.tails = {t: hs[0] for t, hs in tails.items() if len(hs) == 1}
         # A part from inside names is a name only when one node has it; `驱逐舰` in several ship names is a
         # category word, not a mention of any of them (kept apart: the last resort when nothing else links) — nor
         # is a word that ends several names (`设计局` of `火炬设计局` and `金刚石中央设计局`)
@@ -292,6 +301,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
     if fuzzy:
         positions, name_hits = _bigram_hits(table, nq)
         found.extend(_partial(table, q))
+        found.extend(_tails(table, q))
         found.extend(_fuzzy(table, q, positions, name_hits))
         found.extend(_gapped(table, q))
         found.extend(_elided(table, q, found))
@@ -548,6 +558,20 @@ def _partial(table: NameTable, q: MappedText) -> list[Mention]:
                 share = length / len(table.names[key])
                 out.append(Mention(i, j, q.verbatim(i, j), key, "partial", round(0.6 + 0.3 * share, 3)))
             break  # the longest part starting here
+    return out
+
+
+def _tails(table: NameTable, q: MappedText) -> list[Mention]:
+    """`和早期型号比起来，C-130J的…`: the end of a name (`C-130早期型号`) whose start the question spells elsewhere
+    names that node — the start is said once for both."""
+    nq = q.norm
+    out: list[Mention] = []
+    for tail, (key, start) in table.tails.items():
+        i = nq.find(tail)
+        if i < 0 or _splits_alnum(q, i, i + len(tail)) or start not in nq[:i] + "|" + nq[i + len(tail) :]:
+            continue
+        share = len(tail) / len(table.names[key])
+        out.append(Mention(i, i + len(tail), q.verbatim(i, i + len(tail)), key, "partial", round(0.6 + 0.3 * share, 3)))
     return out
 
 
