@@ -2076,3 +2076,19 @@ def test_a_comparison_that_opens_with_the_name_compared_with() -> None:
     # without the start spelled elsewhere, the end is too small a part of the name for a partial link (only the
     # last resort of a question nothing else links finds it)
     assert all(m.how != "partial" for m in _analysis_on(rows, "早期型号的机组人数是多少？").mentions)
+
+
+def test_a_two_character_relation_written_with_a_character_inside() -> None:
+    # `首制艇` is `首艇` with `制` inside: the class's first boat, not any boat of the class
+    rows = [
+        ("甲级", "舰级", "首艇", "甲号", "潜艇"),
+        ("甲号", "潜艇", "所属级", "甲级", "舰级"),
+        ("乙号", "潜艇", "所属级", "甲级", "舰级"),
+        ("丙号", "潜艇", "所属级", "甲级", "舰级"),
+        ("甲号", "潜艇", "服役时间", "1981年11月11日", "时间"),
+        ("乙号", "潜艇", "服役时间", "1982年5月1日", "时间"),
+        ("丙号", "潜艇", "服役时间", "1983年3月2日", "时间"),
+    ]
+    rec = _answer_on(rows, "甲级的首制艇是在哪一天正式服役的？", "L1")
+    assert rec.answers == ("1981年11月11日",)
+    assert rec.main_path == (("甲级", "首艇", "甲号"), ("甲号", "服役时间", "1981年11月11日"))

@@ -99,7 +99,7 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
                 if s > best.score:
                     best = RelationMatch(s, frozenset(range(end - k, end)))
             continue
-        if n < 2 and len(v) == 2 and (split := _split_word(v, residual)) is not None:
+        if n < 2 and len(v) == 2 and (split := _split_word(v, residual) or _spread_word(v, residual)) is not None:
             # `改成了什么名字` for `改名`: a verb and its object, the question word between them
             s = ABBREVIATION_WEIGHT * (0.9 if v != rel else 1.0)
             if s > best.score:
@@ -153,6 +153,17 @@ def _split_word(word: str, residual: str) -> frozenset[int] | None:
         after = start + len(segment) + 1
         if residual[after : after + 1] == word[1]:
             return frozenset({start + at, after})
+    return None
+
+
+def _spread_word(word: str, residual: str) -> frozenset[int] | None:
+    """Positions of a two-character word's halves when the question writes one Chinese character between them
+    (`首制艇` for `首艇`); None otherwise."""
+    at = residual.find(word[0])
+    while at >= 0:
+        if residual[at + 2 : at + 3] == word[1] and "\u4e00" <= residual[at + 1] <= "\u9fff":
+            return frozenset({at, at + 2})
+        at = residual.find(word[0], at + 1)
     return None
 
 
