@@ -82,3 +82,10 @@ def test_follow_signature_and_connect() -> None:
     via = connect(index, ["歼10"], "成都")
     assert via is not None and via.triples == (("歼-10", "研制单位", "成都所"), ("成都所", "位于", "成都"))
     assert connect(index, ["歼10"], "甲战") is None
+
+
+def test_a_relation_ending_in_an_alias_word_is_an_alias() -> None:
+    from kgreason.kg.vocab import is_alias_relation
+
+    assert is_alias_relation("别名") and is_alias_relation("中文音译名") and is_alias_relation("行动代号")
+    assert not is_alias_relation("研制型号") and not is_alias_relation("命名来源") and not is_alias_relation("名")

@@ -88,7 +88,10 @@ _SPAN_NORM = frozenset(normalize_text(r) for r in PERIOD_SPAN_RELATIONS)
 
 
 def is_alias_relation(relation: str) -> bool:
-    return normalize_text(relation) in _ALIAS_NORM
+    """An alias word, or a relation ending in one of two characters or more (`中文音译名` is a `译名`, `行动代号` a
+    `代号`)."""
+    rel = normalize_text(relation)
+    return rel in _ALIAS_NORM or any(len(a) >= 2 and rel.endswith(a) for a in _ALIAS_NORM)
 
 
 def is_period_start_relation(relation: str) -> bool:
