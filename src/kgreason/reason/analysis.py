@@ -72,6 +72,7 @@ from kgreason.reason.lexicon import (
     TIME_WITHIN_WORDS,
     WHEN_WORDS,
     WHICH,
+    WHO,
     YES_NO_ENDING,
     names_event_type,
     names_person_type,
@@ -1149,7 +1150,9 @@ def _asked(nq: str, spans: list[tuple[int, int]]) -> str:
     head = nq[: m.start()]
     cut = max([b for a, b in spans if b <= m.start()] + [0])
     head = head[cut:].split("的")[-1]
-    return head[-6:]
+    # `…由谁担任总指挥`, `…被谁击沉`: after `谁` the verb phrase to the question's end names the relation too
+    tail = nq[m.end() :].rstrip(QUESTION_PARTICLES) if m.group(0).endswith(WHO) else ""
+    return f"{head[-6:]}|{tail[:6]}" if len(tail) >= 2 else head[-6:]
 
 
 def residual_words(text: str, spans: Sequence[tuple[int, int]] = ()) -> str:

@@ -72,6 +72,7 @@ RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
 # The interrogatives themselves: a name the question spells never spans one
 # (`歼-20的国产发动机是在哪次航展上首次公开展示` is no fuzzy spelling of the event `歼-20国产发动机首次公开展示`).
 INTERROGATIVES: tuple[str, ...] = ("哪", "什么", "谁", "多少", "几", "何")
+WHO = "谁"  # the person question word: the verb phrase after it names the relation asked (`由谁担任总指挥`)
 WHICH = "哪"  # the which-word: what it asks is the answer, whatever number words describe it
 
 # Particles a user drops when rewording a descriptive name (`击沉贝尔格拉诺将军号` for `…将军号被击沉事件`).
