@@ -2092,3 +2092,14 @@ def test_a_two_character_relation_written_with_a_character_inside() -> None:
     rec = _answer_on(rows, "甲级的首制艇是在哪一天正式服役的？", "L1")
     assert rec.answers == ("1981年11月11日",)
     assert rec.main_path == (("甲级", "首艇", "甲号"), ("甲号", "服役时间", "1981年11月11日"))
+
+
+def test_a_relation_name_spelled_in_two_pieces() -> None:
+    from kgreason.reason.scoring import relation_match
+
+    # `舰队方面由谁负责联络` spells `舰队联络员` as `舰队` and `联络`: more than either piece alone
+    two = relation_match("舰队联络员", "盟军舰队方面由|负责联络").score
+    assert two == pytest.approx(0.9 * 4 / 5)
+    assert two > relation_match("舰队联络员", "负责联络").score
+    # a piece of one character is no piece
+    assert relation_match("舰队联络员", "舰|负责联络").score == relation_match("舰队联络员", "负责联络").score

@@ -110,18 +110,23 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
         if "|" in residual[end - n : end]:
             continue
         s = n / len(v)
+        covered = frozenset(range(end - n, end))
         if v != rel:
             s *= 0.9  # a synonym is slightly weaker evidence than the relation's own name
             # ... but a full synonym word beats a partial match of the relation's own name
-        elif s >= 0.5:
-            own = frozenset(range(end - n, end))
+        else:
+            if len(v) < LONG_RELATION_CHARS and (second := _second_piece(v, residual, end - n, end)) is not None:
+                # `海军方面由谁统一指挥` spells `海军指挥官` in two pieces
+                s, covered = PIECES_WEIGHT * (n + len(second)) / len(v), covered | second
+            if s >= 0.5:
+                own = covered
         if s > best.score:
-            best = RelationMatch(s, frozenset(range(end - n, end)))
+            best = RelationMatch(s, covered)
     if own - best.covered:
         # the score is the best variant's, but the words the relation's own name spells are covered too
         # (`开始装备部队` spells 开始装备 of `开始装备时间`, whose synonym `装备` scores higher)
         best = RelationMatch(best.score, best.covered | own)
-    if len(rel) >= 6 or parameter_values(relation):
+    if len(rel) >= LONG_RELATION_CHARS or parameter_values(relation):
         # Long relation names with parameters (`理论质量(密度为7.85, 直径60.0 mm)`): the share of their character
         # bigrams the question spells, wherever they are; each parameter value the question spells as a word of its
         # own counts as two bigrams, so `(铸造方法: J)` and `(铸造方法: S)` differ on `使用J铸造方法`.
@@ -135,6 +140,27 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
             covered = {p for h in hits if h >= 0 for p in (h, h + 1) if residual[p] != "|"}
             covered.update(p for sp in spans if sp is not None for p in range(*sp))
             best = RelationMatch(share, frozenset(covered))
+    return best
+
+
+LONG_RELATION_CHARS = 6  # a relation name this long is matched by the share of its bigrams the question spells
+PIECES_WEIGHT = 0.9  # a relation name the question spells in two pieces, against the same characters in a row
+
+
+def _second_piece(name: str, residual: str, start: int, end: int) -> frozenset[int] | None:
+    """Positions of a second piece (two characters or more) of `name` that the residual spells outside the first
+    one (`residual[start:end]`, a substring of `name`); None when there is none."""
+    at = name.find(residual[start:end])
+    if at < 0:
+        return None
+    rest = residual[:start] + "|" * (end - start) + residual[end:]
+    best: frozenset[int] | None = None
+    for part in (name[:at], name[at + end - start :]):
+        if len(part) < 2:
+            continue
+        k, e = longest_common_substring(part, rest)
+        if k >= 2 and "|" not in rest[e - k : e] and (best is None or k > len(best)):
+            best = frozenset(range(e - k, e))
     return best
 
 
