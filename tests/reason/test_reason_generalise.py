@@ -2103,3 +2103,46 @@ def test_a_relation_name_spelled_in_two_pieces() -> None:
     assert two > relation_match("舰队联络员", "负责联络").score
     # a piece of one character is no piece
     assert relation_match("舰队联络员", "舰|负责联络").score == relation_match("舰队联络员", "负责联络").score
+
+
+def test_coarse_kinds_of_nodes_and_of_asked_nouns_come_from_the_kg() -> None:
+    from kgreason.reason.kinds import asked_macro_kinds, macro_kind, noun_macro_kinds
+
+    rows = [
+        ("甲舰", "舰艇", "建造地点", "北湾市", "城市"),
+        ("乙舰", "舰艇", "建造地点", "南港市", "城市"),
+        ("甲舰", "舰艇", "下水时间", "1985年12月4日", "时间"),
+        ("甲舰", "舰艇", "首任舰长", "张三", "人物"),
+        ("甲舰下水", "事件", "涉及舰艇", "甲舰", "舰艇"),
+        ("甲舰", "舰艇", "排水量", "6万吨", "数值"),
+    ]
+    index = KGIndex("doc_01", _triples(rows))
+    kinds = {k: macro_kind(index, k) for k in ("北湾市", "甲舰", "1985年12月4日", "张三", "甲舰下水", "6万吨")}
+    assert kinds == {
+        "北湾市": "place",
+        "甲舰": "thing",
+        "1985年12月4日": "date",
+        "张三": "person",
+        "甲舰下水": "event",
+        "6万吨": "quantity",
+    }
+    # the KG's own nodes of a noun's kind give its coarse kind (two at least); a noun it does not use has none
+    assert noun_macro_kinds(index, "城市") == {"place"}
+    assert noun_macro_kinds(index, "舰艇") == {"thing"}
+    assert noun_macro_kinds(index, "公司") == frozenset()
+    assert asked_macro_kinds(index, "time", False, "") == {"date"}
+    assert asked_macro_kinds(index, "entity", False, "城市") == {"place"}
+
+
+def test_an_answer_of_a_coarse_kind_the_question_cannot_ask_goes_after_one_it_can() -> None:
+    # `…的原型炮出自哪家公司之手`: the gun matches the words best, but the KG's 公司 are organisations and a gun is
+    # a thing; the company comes first
+    rows = [
+        ("甲坦克", "武器装备", "换装主炮", "M9型120毫米滑膛炮", "武器装备"),
+        ("M9型120毫米滑膛炮", "武器装备", "原型炮", "R-120坦克炮", "武器装备"),
+        ("R-120坦克炮", "武器装备", "研制公司", "莱恩金属公司", "公司"),
+        ("甲坦克", "武器装备", "总装公司", "通用动力公司", "公司"),
+        ("乙坦克", "武器装备", "换装主炮", "R-120坦克炮", "武器装备"),
+    ]
+    rec = _answer_on(rows, "甲坦克换装的120毫米主炮，其原型炮出自哪家公司之手？")
+    assert rec.answers == ("莱恩金属公司",)

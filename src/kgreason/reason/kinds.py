@@ -7,7 +7,15 @@ from __future__ import annotations
 from functools import lru_cache
 
 from kgreason.kg.index import Edge, KGIndex
-from kgreason.reason.lexicon import TYPE_RELATION_HINTS
+from kgreason.reason.lexicon import (
+    CAMP_TYPE_HINTS,
+    ORGANISATION_TYPE_HINTS,
+    PLACE_TYPE_WORDS,
+    THING_TYPE_HINTS,
+    TYPE_RELATION_HINTS,
+    names_event_type,
+    names_person_type,
+)
 from kgreason.text.normalize import normalize_text
 
 KIND_WORD_MIN_CHARS = 2  # one character after a name (`号`, `级`) is part of a longer word more often than a kind
@@ -46,3 +54,64 @@ def kind_word_after(index: KGIndex, key: str, text: str) -> int:
         if any(k.endswith(head[:n]) for k in kinds):
             return n
     return 0
+
+
+# Coarse kinds of what a node is, from its KG types and values: an answer of one of them is never an answer of
+# another (a city is no ship, a date no person), whatever words the two share.
+MacroKind = str  # one of "date", "quantity", "person", "event", "place", "organisation", "thing"
+
+
+@lru_cache(maxsize=65536)
+def macro_kind(index: KGIndex, key: str) -> MacroKind | None:
+    """The node's coarse kind, or None when its types say none surely."""
+    if key not in index.nodes:
+        return None
+    if index.date(key) is not None:
+        return "date"
+    if index.quantity(key) is not None:
+        return "quantity"
+    types = index.types_text(key)
+    if names_person_type(types):
+        return "person"
+    if names_event_type(types):
+        return "event"
+    if index.is_place(key) or any(h in types for h in PLACE_TYPE_WORDS):
+        return "place"
+    if any(h in types for h in (*ORGANISATION_TYPE_HINTS, *CAMP_TYPE_HINTS)):
+        return "organisation"
+    if any(h in types for h in THING_TYPE_HINTS):
+        return "thing"
+    return None
+
+
+MACRO_KIND_MIN_NODES = 2  # the KG's nodes of an asked noun's kind that must agree before the noun has a coarse kind
+
+
+@lru_cache(maxsize=4096)
+def noun_macro_kinds(index: KGIndex, noun: str) -> frozenset[MacroKind]:
+    """The coarse kinds of the KG's nodes of the kind a noun names (typed with it, or named ending in it: `城市`,
+    `驱逐舰`) — measured on the KG, not listed; empty when too few nodes say."""
+    if len(noun) < KIND_WORD_MIN_CHARS:
+        return frozenset()
+    kinds = [
+        k
+        for key, node in index.nodes.items()
+        if node.kind == "entity"
+        and (noun in index.types_text(key) or normalize_text(node.name).endswith(noun))
+        and (k := macro_kind(index, key)) is not None
+    ]
+    return frozenset(kinds) if len(kinds) >= MACRO_KIND_MIN_NODES else frozenset()
+
+
+def asked_macro_kinds(index: KGIndex, form: str, person: bool, type_word: str) -> frozenset[MacroKind]:
+    """The coarse kinds an answer may have: a date for when, a place for where, a person (or a body) for who, else
+    the kinds of the KG's nodes of the asked noun; empty when the question does not say."""
+    if form == "time":
+        return frozenset({"date"})
+    if form == "place":
+        return frozenset({"place"})
+    if form not in ("entity", "set"):
+        return frozenset()
+    if person:
+        return frozenset({"person", "organisation"})
+    return noun_macro_kinds(index, type_word) if type_word else frozenset()

@@ -30,6 +30,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.constraints import constraints_dict
 from kgreason.reason.described import Described, described_candidates, find_described
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates
+from kgreason.reason.kinds import asked_macro_kinds, macro_kind
 from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.listed import listed_candidates, listed_group
 from kgreason.reason.llm_choice import LLMDecision, choose
@@ -97,6 +98,21 @@ def _of_asked_kind(cands: list[Candidate]) -> bool:
 
 
 KIND_MISMATCH = -1.0  # an answer-kind score this low: what the candidate answers cannot be what is asked
+
+
+def _of_asked_macro_kind_first(cands: list[Candidate], index: KGIndex, analysis: Analysis) -> list[Candidate]:
+    """Candidates whose answer is of a coarse kind the question cannot ask (a ship for `哪座城市`, a date for `谁`)
+    go after those of a kind it asks, when there are such (`kinds.asked_macro_kinds`)."""
+    asked = asked_macro_kinds(index, analysis.form, analysis.person, analysis.type_word)
+    if not asked:
+        return cands
+
+    def kind(c: Candidate) -> str | None:
+        return macro_kind(index, c.answer_keys[0]) if c.answer_keys else None
+
+    if not any(kind(c) in asked for c in cands):
+        return cands
+    return sorted(cands, key=lambda c: (k := kind(c)) is not None and k not in asked)
 
 
 def _asked_kind_first(cands: list[Candidate], analysis: Analysis) -> list[Candidate]:
@@ -293,7 +309,7 @@ class Reasoner:
         part = Question(q.query_id, q.doc_id, text, "L2")  # a part of a question is never one fact
         index, analysis = self.analyse(part)
         cands, _ = self.candidates(part, index, analysis)
-        return cands
+        return _of_asked_macro_kind_first(cands, index, analysis)
 
     def answer(self, q: Question) -> QuestionResult:
         """Stages, each timed (the trace's `seconds_by_stage`): understand (link names, analyse the question),
@@ -322,7 +338,7 @@ class Reasoner:
         clock.lap("understand")
         cands, scored = self.candidates(q, index, analysis, sel, negated, described)
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
-        cands = _asked_kind_first(cands, analysis)
+        cands = _asked_kind_first(_of_asked_macro_kind_first(cands, index, analysis), analysis)
         shown = cands[: self.config.llm_candidates]
         clock.lap("search")
         pre_constraints = constraints_dict(analysis, shown[0] if shown else None, self._single_fact(q))

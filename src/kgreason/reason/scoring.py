@@ -137,9 +137,9 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
         found = sum(1 for h in hits if h >= 0) + 2 * sum(1 for sp in spans if sp is not None)
         share = found / (len(grams) + 2 * len(values))
         if share > best.score:
-            covered = {p for h in hits if h >= 0 for p in (h, h + 1) if residual[p] != "|"}
-            covered.update(p for sp in spans if sp is not None for p in range(*sp))
-            best = RelationMatch(share, frozenset(covered))
+            spelled = {p for h in hits if h >= 0 for p in (h, h + 1) if residual[p] != "|"}
+            spelled.update(p for sp in spans if sp is not None for p in range(*sp))
+            best = RelationMatch(share, frozenset(spelled))
     return best
 
 
