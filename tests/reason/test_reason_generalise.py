@@ -2132,6 +2132,13 @@ def test_coarse_kinds_of_nodes_and_of_asked_nouns_come_from_the_kg() -> None:
     assert noun_macro_kinds(index, "公司") == frozenset()
     assert asked_macro_kinds(index, "time", False, "") == {"date"}
     assert asked_macro_kinds(index, "entity", False, "城市") == {"place"}
+    # a one-character noun (a name's head, `哪个市`) says a kind where all the names it ends agree, and only where
+    # it ends its phrase (not `军` read out of `哪一次军事行动`)
+    assert asked_macro_kinds(index, "entity", False, "市", True) == {"place"}
+    assert asked_macro_kinds(index, "entity", False, "市", False) == frozenset()
+    assert noun_macro_kinds(index, "舰") == {"thing"}
+    mixed = KGIndex("doc_01", _triples([*rows, ("丙舰", "事件", "涉及舰艇", "甲舰", "舰艇")]))
+    assert noun_macro_kinds(mixed, "舰") == frozenset()
 
 
 def test_an_answer_of_a_coarse_kind_the_question_cannot_ask_goes_after_one_it_can() -> None:

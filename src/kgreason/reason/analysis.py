@@ -191,6 +191,7 @@ class Analysis:
     kind_predicated: bool = False
     asks_event: bool = False  # `…中，哪一次…`: the question counts events, so an event is asked
     asks_thing: bool = False  # `哪艘…`: a vessel, aircraft, vehicle or munition is asked, not a place or an event
+    type_word_ends_phrase: bool = False  # the asked noun ends its phrase (`哪个州？`; not `军` of `哪一次军事行动`)
     type_word_names_events: bool = False  # the asked noun is a kind of event in this KG (`哪起事故`, `哪项任务`)
     # the person types a relation spelled like the asked noun reaches (`试飞员` -> `人物`, as `X 试飞员 Y` has it)
     role_person_types: frozenset[str] = frozenset()
@@ -1341,6 +1342,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         asks_event=bool(_ASKS_EVENT.search(nq)),
         asks_thing=bool(_ASKS_THING.search(nq)),
         type_word_names_events=_names_events(type_word, index),
+        type_word_ends_phrase=bool(type_word) and (tw_end == len(nq) or bool(_PHRASE_END.match(nq, tw_end))),
         role_person_types=_role_kinds(type_word, index),
         names_described=_names_described(nq, kept),
         compared_relations=compared_relations,

@@ -90,22 +90,27 @@ MACRO_KIND_MIN_NODES = 2  # the KG's nodes of an asked noun's kind that must agr
 @lru_cache(maxsize=4096)
 def noun_macro_kinds(index: KGIndex, noun: str) -> frozenset[MacroKind]:
     """The coarse kinds of the KG's nodes of the kind a noun names (typed with it, or named ending in it: `城市`,
-    `驱逐舰`) — measured on the KG, not listed; empty when too few nodes say."""
-    if len(noun) < KIND_WORD_MIN_CHARS:
-        return frozenset()
+    `驱逐舰`, `州`) — measured on the KG, not listed; empty when too few nodes say."""
+    one_char = len(noun) < KIND_WORD_MIN_CHARS
     kinds = [
         k
         for key, node in index.nodes.items()
         if node.kind == "entity"
-        and (noun in index.types_text(key) or normalize_text(node.name).endswith(noun))
+        and ((not one_char and noun in index.types_text(key)) or normalize_text(node.name).endswith(noun))
         and (k := macro_kind(index, key)) is not None
     ]
-    return frozenset(kinds) if len(kinds) >= MACRO_KIND_MIN_NODES else frozenset()
+    if len(kinds) < MACRO_KIND_MIN_NODES or (one_char and len(set(kinds)) > 1):
+        # (a one-character noun, a name's head — `哪个州`: `弗吉尼亚州` — says a kind only when all agree)
+        return frozenset()
+    return frozenset(kinds)
 
 
-def asked_macro_kinds(index: KGIndex, form: str, person: bool, type_word: str) -> frozenset[MacroKind]:
+def asked_macro_kinds(
+    index: KGIndex, form: str, person: bool, type_word: str, ends_phrase: bool = True
+) -> frozenset[MacroKind]:
     """The coarse kinds an answer may have: a date for when, a place for where, a person (or a body) for who, else
-    the kinds of the KG's nodes of the asked noun; empty when the question does not say."""
+    the kinds of the KG's nodes of the asked noun (a one-character noun only where it ends its phrase); empty when
+    the question does not say."""
     if form == "time":
         return frozenset({"date"})
     if form == "place":
@@ -114,4 +119,6 @@ def asked_macro_kinds(index: KGIndex, form: str, person: bool, type_word: str) -
         return frozenset()
     if person:
         return frozenset({"person", "organisation"})
-    return noun_macro_kinds(index, type_word) if type_word else frozenset()
+    if not type_word or (len(type_word) < KIND_WORD_MIN_CHARS and not ends_phrase):
+        return frozenset()
+    return noun_macro_kinds(index, type_word)
