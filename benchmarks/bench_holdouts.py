@@ -56,6 +56,10 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     "x": (0.6796, "5b533dc"),
     "y": (0.5089, "5b533dc"),
     "z": (0.5912, "5b533dc"),
+    # written during the ninth session and run once after its first thirteen commits (5b533dc in brackets)
+    "aa": (0.6080, "afb256a"),  # 5b533dc: the same
+    "ab": (0.5465, "afb256a"),  # 5b533dc: the same
+    "ac": (0.6550, "afb256a"),  # 5b533dc: 0.6448
 }
 
 
