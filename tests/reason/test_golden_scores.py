@@ -1,8 +1,8 @@
 """Golden scores: the official mean per level on the bundled sample, on ccks_ext_dev (an independent annotator's
 set, beside the repository in ../shared) and on the twenty-nine held-out sets helpers wrote without reading the
 code (`benchmarks/data/extract_holdout_a` to `_z`, `_aa` to `_ac`; each set's first run is in
-`benchmarks/bench_holdouts.py`'s FIRST_RUNS), with `--llm none`. A change that moves any of them fails here: update the figures (and README Results)
-only with a change that explains the move.
+`benchmarks/bench_holdouts.py`'s FIRST_RUNS), with `--llm none`. A change that moves any of them fails here: update
+the figures (and README Results) only with a change that explains the move.
 """
 
 from __future__ import annotations
