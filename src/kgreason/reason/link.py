@@ -301,10 +301,11 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
     if fuzzy:
         positions, name_hits = _bigram_hits(table, nq)
         found.extend(_partial(table, q))
-        found.extend(_tails(table, q))
         found.extend(_fuzzy(table, q, positions, name_hits))
         found.extend(_gapped(table, q))
         found.extend(_elided(table, q, found))
+        # (a name linked some other way — spelled with a gap, `白沙号…首次试航` — is not linked again by its end)
+        found.extend(m for m in _tails(table, q) if all(f.key != m.key for f in found))
         found.extend(_side_starts(table, q))
         found.extend(_listed_with_head(table, q))
         composed = _composed(table, q, name_hits)

@@ -115,7 +115,8 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
             s *= 0.9  # a synonym is slightly weaker evidence than the relation's own name
             # ... but a full synonym word beats a partial match of the relation's own name
         else:
-            if len(v) < LONG_RELATION_CHARS and (second := _second_piece(v, residual, end - n, end)) is not None:
+            short = len(v) < LONG_RELATION_CHARS and not parameter_values(relation)
+            if short and (second := _second_piece(v, residual, end - n, end)) is not None:
                 # `海军方面由谁统一指挥` spells `海军指挥官` in two pieces
                 s, covered = PIECES_WEIGHT * (n + len(second)) / len(v), covered | second
             if s >= 0.5:
