@@ -8,7 +8,7 @@ direction, whichever way the chain walks them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 from kgreason.data.records import PathTriple
@@ -23,10 +23,14 @@ class Chain:
     start: str  # normalised key of the start node
     edges: tuple[Edge, ...]
     nodes: tuple[str, ...] = ()  # start, then each edge's destination (filled in by `__post_init__`)
+    # hops along the relation the previous hop took, the same way (a climb: `effective_hops`); -1 until counted
+    climbs: int = field(default=-1, compare=False)
 
     def __post_init__(self) -> None:
         if not self.nodes:
             object.__setattr__(self, "nodes", (self.start, *(e.dst for e in self.edges)))
+        if self.climbs < 0:
+            object.__setattr__(self, "climbs", sum(1 for a, b in pairwise(self.edges) if _climbs(a, b)))
 
     @property
     def end(self) -> str:
@@ -51,7 +55,13 @@ class Chain:
         return sum(1 for a, b in pairwise(self.edges) if a.relation == b.relation and a.forward != b.forward)
 
     def extend(self, edge: Edge) -> Chain:
-        return Chain(self.start, (*self.edges, edge), (*self.nodes, edge.dst))
+        climbs = self.climbs + (1 if self.edges and _climbs(self.edges[-1], edge) else 0)
+        return Chain(self.start, (*self.edges, edge), (*self.nodes, edge.dst), climbs)
+
+
+def _climbs(previous: Edge, edge: Edge) -> bool:
+    """`edge` goes on along `previous`'s relation, the same way (`团 隶属 师`, then `师 隶属 军`)."""
+    return edge.forward == previous.forward and edge.relation == previous.relation
 
 
 def can_pass_through(index: KGIndex, key: str) -> bool:
@@ -59,15 +69,21 @@ def can_pass_through(index: KGIndex, key: str) -> bool:
     return not index.is_literal(key)
 
 
-def expand(index: KGIndex, chain: Chain) -> Iterator[Chain]:
-    """One-hop extensions of `chain` that do not revisit a node or its aliases."""
+def expand(index: KGIndex, chain: Chain, *, climbs_only: bool = False) -> Iterator[Chain]:
+    """One-hop extensions of `chain` that do not revisit a node or its aliases (`climbs_only`: only those along the
+    relation the last hop took, the same way)."""
     if chain.hops and not can_pass_through(index, chain.end):
+        return
+    last = chain.edges[-1] if chain.edges else None
+    if climbs_only and last is None:
         return
     nodes = set(chain.nodes)
     aliases: set[str] = set()
     for n in chain.nodes:
         aliases |= index.alias_group(n)
     for e in index.edges(chain.end):
+        if climbs_only and last is not None and not _climbs(last, e):
+            continue
         # an alias edge may step to another name of a node; any other edge must reach a new thing
         if e.dst in nodes or (e.dst in aliases and not e.is_alias):
             continue
@@ -79,8 +95,7 @@ def effective_hops(chain: Chain) -> int:
     the KG describes) is free, and so is a hop along the relation the previous hop took, the same way: climbing a
     hierarchy (`团 隶属 师 隶属 军`) is one step of the question (`那位战士属于哪个军`)."""
     lead = 1 if chain.edges and chain.edges[0].is_alias else 0
-    climbs = sum(1 for a, b in pairwise(chain.edges) if a.forward == b.forward and a.relation == b.relation)
-    return chain.hops - lead - climbs
+    return len(chain.edges) - lead - chain.climbs
 
 
 def _extendable(index: KGIndex, chain: Chain, max_hops: int) -> bool:
@@ -109,7 +124,8 @@ def search_chains(
     while frontier and len(out) < max_chains:
         nxt: list[Chain] = []
         for c in frontier:
-            nxt.extend(x for x in expand(index, c) if effective_hops(x) <= max_hops)
+            # at the limit only a climb extends a chain (a hop along its last relation is free)
+            nxt.extend(expand(index, c, climbs_only=effective_hops(c) >= max_hops))
             if len(out) + len(nxt) >= max_chains:
                 break
         out.extend(nxt)

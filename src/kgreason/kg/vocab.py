@@ -6,6 +6,8 @@ dataset. Matching is on normalised relation names (`kgreason.text.normalize.norm
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kgreason.text.normalize import normalize_text
 
 # Relations whose two ends name the same thing (`["歼-20", "别名", "威龙"]`); usable in both directions.
@@ -87,6 +89,7 @@ _END_NORM = frozenset(normalize_text(r) for r in PERIOD_END_RELATIONS)
 _SPAN_NORM = frozenset(normalize_text(r) for r in PERIOD_SPAN_RELATIONS)
 
 
+@lru_cache(maxsize=8192)
 def is_alias_relation(relation: str) -> bool:
     """An alias word, or a relation ending in one of two characters or more (`中文音译名` is a `译名`, `行动代号` a
     `代号`)."""
