@@ -61,7 +61,7 @@ class Setting:
 
 def settings() -> list[Setting]:
     base = ReasonerConfig()
-    no_type = replace(base, weights=replace(base.weights, type_match=0.0, type_mismatch=0.0))
+    no_type = replace(base, weights=replace(base.weights, type_match=0.0, type_mismatch=0.0), coarse_kinds=False)
     return [
         Setting("full", base, "default"),
         Setting("conventions learned, other documents", base, "other-docs"),

@@ -2153,3 +2153,7 @@ def test_an_answer_of_a_coarse_kind_the_question_cannot_ask_goes_after_one_it_ca
     ]
     rec = _answer_on(rows, "甲坦克换装的120毫米主炮，其原型炮出自哪家公司之手？")
     assert rec.answers == ("莱恩金属公司",)
+    # `ReasonerConfig.coarse_kinds` turns it off (the ablation without the asked-type check)
+    ds = _dataset(rows, "甲坦克换装的120毫米主炮，其原型炮出自哪家公司之手？")
+    off = Reasoner(ds, ReasonerConfig(coarse_kinds=False)).answer(ds.questions[0]).record
+    assert off.answers != ("莱恩金属公司",)

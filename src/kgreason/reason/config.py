@@ -47,6 +47,9 @@ class ReasonerConfig:
             are taken — any two hops when one hop answers nothing: a writer may count a fact about a thing named
             by one of its values (`1144型…巡洋舰`), or about an event only described, as one fact.
         fuzzy_linking: also link names the question spells a little differently (character-bigram coverage).
+        coarse_kinds: candidates whose answer is of a coarse kind (date, quantity, person, event, place,
+            organisation, thing: reason/kinds.py) the question cannot ask go after those of one it can; off, with
+            the type weights at 0, for the ablation without the asked-type check.
     Scoring:
         weights: weights of the chain score (relation coverage, mean relation match, answer kind, hops, external
             relevance model / embedder).
@@ -90,6 +93,7 @@ class ReasonerConfig:
     filtered_groups: bool = True
     described_then_ask: bool = True
     fuzzy_linking: bool = True
+    coarse_kinds: bool = True
     weights: Weights = field(default_factory=Weights)
     check_bonus: float = 0.6
     check_penalty: float = 1.5

@@ -309,7 +309,7 @@ class Reasoner:
         part = Question(q.query_id, q.doc_id, text, "L2")  # a part of a question is never one fact
         index, analysis = self.analyse(part)
         cands, _ = self.candidates(part, index, analysis)
-        return _of_asked_macro_kind_first(cands, index, analysis)
+        return _of_asked_macro_kind_first(cands, index, analysis) if self.config.coarse_kinds else cands
 
     def answer(self, q: Question) -> QuestionResult:
         """Stages, each timed (the trace's `seconds_by_stage`): understand (link names, analyse the question),
@@ -338,7 +338,9 @@ class Reasoner:
         clock.lap("understand")
         cands, scored = self.candidates(q, index, analysis, sel, negated, described)
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
-        cands = _asked_kind_first(_of_asked_macro_kind_first(cands, index, analysis), analysis)
+        if self.config.coarse_kinds:
+            cands = _of_asked_macro_kind_first(cands, index, analysis)
+        cands = _asked_kind_first(cands, analysis)
         shown = cands[: self.config.llm_candidates]
         clock.lap("search")
         pre_constraints = constraints_dict(analysis, shown[0] if shown else None, self._single_fact(q))
