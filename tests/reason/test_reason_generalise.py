@@ -2137,6 +2137,13 @@ def test_coarse_kinds_of_nodes_and_of_asked_nouns_come_from_the_kg() -> None:
     assert asked_macro_kinds(index, "entity", False, "市", True) == {"place"}
     assert asked_macro_kinds(index, "entity", False, "市", False) == frozenset()
     assert noun_macro_kinds(index, "舰") == {"thing"}
+    # `谁` may ask for a body (`主办方是谁`), not through a role the KG gives only people (`首任舰长是谁`)
+    hosts = KGIndex("doc_01", _triples([*rows, ("甲演习", "演习", "主办方", "北湾舰队", "部队")]))
+    assert asked_macro_kinds(hosts, "entity", True, "", True, "首任舰长") == {"person"}
+    assert asked_macro_kinds(hosts, "entity", True, "", True, "舰长") == {"person"}
+    assert asked_macro_kinds(hosts, "entity", True, "", True, "主办方") == {"person", "organisation"}
+    assert _analysis_on(rows, "甲舰的首任舰长是谁？").person_role == "首任舰长"
+    assert _analysis_on(rows, "甲舰由谁担任舰长？").person_role == "舰长"
     mixed = KGIndex("doc_01", _triples([*rows, ("丙舰", "事件", "涉及舰艇", "甲舰", "舰艇")]))
     assert noun_macro_kinds(mixed, "舰") == frozenset()
 

@@ -192,6 +192,7 @@ class Analysis:
     asks_event: bool = False  # `…中，哪一次…`: the question counts events, so an event is asked
     asks_thing: bool = False  # `哪艘…`: a vessel, aircraft, vehicle or munition is asked, not a place or an event
     type_word_ends_phrase: bool = False  # the asked noun ends its phrase (`哪个州？`; not `军` of `哪一次军事行动`)
+    person_role: str = ""  # the role word a who-question asks through (`军长` of `军长是谁`, `指挥` of `由谁指挥`)
     type_word_names_events: bool = False  # the asked noun is a kind of event in this KG (`哪起事故`, `哪项任务`)
     # the person types a relation spelled like the asked noun reaches (`试飞员` -> `人物`, as `X 试飞员 Y` has it)
     role_person_types: frozenset[str] = frozenset()
@@ -1343,6 +1344,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         asks_thing=bool(_ASKS_THING.search(nq)),
         type_word_names_events=_names_events(type_word, index),
         type_word_ends_phrase=bool(type_word) and (tw_end == len(nq) or bool(_PHRASE_END.match(nq, tw_end))),
+        person_role=_person_role(nq),
         role_person_types=_role_kinds(type_word, index),
         names_described=_names_described(nq, kept),
         compared_relations=compared_relations,
@@ -1374,6 +1376,17 @@ def _role_kinds(type_word: str, index: KGIndex) -> frozenset[str]:
         for t in index.triples
         if normalize_text(t.relation) == type_word and names_person_type(t.obj_type)
     )
+
+
+# `…的军长是谁` / `…由谁指挥`: the role word right before `是谁`, or the verb phrase right after `由谁`
+_ROLE_BEFORE_WHO = re.compile(rf"([\u4e00-\u9fff]{{2,4}}?)(?:{'|'.join(COPULAS)}){WHO}")
+_ROLE_AFTER_WHO = re.compile(rf"由{WHO}(?:担任|出任)?([\u4e00-\u9fff]{{2,4}})")
+
+
+def _person_role(nq: str) -> str:
+    """The role word a who-question asks through, or ""."""
+    m = _ROLE_AFTER_WHO.search(nq) or _ROLE_BEFORE_WHO.search(nq)
+    return m.group(1).split(POSSESSIVE)[-1] if m else ""
 
 
 _SIBLING = re.compile(r"(?:与|和|跟|同)[^，。？]{1,12}?(?:同|一起|一同|一道)")

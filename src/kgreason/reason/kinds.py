@@ -105,10 +105,28 @@ def noun_macro_kinds(index: KGIndex, noun: str) -> frozenset[MacroKind]:
     return frozenset(kinds)
 
 
+@lru_cache(maxsize=4096)
+def role_macro_kinds(index: KGIndex, role: str) -> frozenset[MacroKind]:
+    """The coarse kinds of what the KG's relations named like a role word reach (`军长` -> person; `主办方` ->
+    organisation): the relation's name ends the word or the word ends it."""
+    if len(role) < KIND_WORD_MIN_CHARS:
+        return frozenset()
+    kinds = {
+        k
+        for t in index.triples
+        if (r := normalize_text(t.relation))
+        and len(r) >= KIND_WORD_MIN_CHARS
+        and (role.endswith(r) or r.endswith(role))
+        and (k := macro_kind(index, normalize_text(t.obj))) is not None
+    }
+    return frozenset(kinds)
+
+
 def asked_macro_kinds(
-    index: KGIndex, form: str, person: bool, type_word: str, ends_phrase: bool = True
+    index: KGIndex, form: str, person: bool, type_word: str, ends_phrase: bool = True, role: str = ""
 ) -> frozenset[MacroKind]:
-    """The coarse kinds an answer may have: a date for when, a place for where, a person (or a body) for who, else
+    """The coarse kinds an answer may have: a date for when, a place for where, a person (or a body, unless the
+    role asked reaches only people: `role`) for who, else
     the kinds of the KG's nodes of the asked noun (a one-character noun only where it ends its phrase); empty when
     the question does not say."""
     if form == "time":
@@ -118,7 +136,12 @@ def asked_macro_kinds(
     if form not in ("entity", "set"):
         return frozenset()
     if person:
-        return frozenset({"person", "organisation"})
+        # a body may answer `谁` (`主办方是谁`), not where the role asked reaches only people in the KG (`军长是谁`)
+        return (
+            frozenset({"person"})
+            if role_macro_kinds(index, role) == {"person"}
+            else frozenset({"person", "organisation"})
+        )
     if not type_word or (len(type_word) < KIND_WORD_MIN_CHARS and not ends_phrase):
         return frozenset()
     return noun_macro_kinds(index, type_word)

@@ -103,7 +103,8 @@ KIND_MISMATCH = -1.0  # an answer-kind score this low: what the candidate answer
 def _of_asked_macro_kind_first(cands: list[Candidate], index: KGIndex, analysis: Analysis) -> list[Candidate]:
     """Candidates whose answer is of a coarse kind the question cannot ask (a ship for `哪座城市`, a date for `谁`)
     go after those of a kind it asks, when there are such (`kinds.asked_macro_kinds`)."""
-    asked = asked_macro_kinds(index, analysis.form, analysis.person, analysis.type_word, analysis.type_word_ends_phrase)
+    a = analysis
+    asked = asked_macro_kinds(index, a.form, a.person, a.type_word, a.type_word_ends_phrase, a.person_role)
     if not asked:
         return cands
 
