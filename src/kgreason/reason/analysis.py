@@ -14,7 +14,7 @@ from typing import Literal
 from kgreason.kg.dates import DateValue, find_dates, find_month_days
 from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities, parse_quantity
-from kgreason.reason.kinds import is_category, kind_word_after
+from kgreason.reason.kinds import is_category, kind_word_after, noun_names_events, role_person_types
 from kgreason.reason.lexicon import (
     A_NOT_A,
     ALREADY_WORDS,
@@ -74,8 +74,6 @@ from kgreason.reason.lexicon import (
     WHICH,
     WHO,
     YES_NO_ENDING,
-    names_event_type,
-    names_person_type,
 )
 from kgreason.reason.link import Mention, is_side
 from kgreason.reason.textmap import MappedText, quoted_spans
@@ -1342,39 +1340,13 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         kind_predicated=kind_predicated,
         asks_event=bool(_ASKS_EVENT.search(nq)),
         asks_thing=bool(_ASKS_THING.search(nq)),
-        type_word_names_events=_names_events(type_word, index),
+        type_word_names_events=noun_names_events(index, type_word),
         type_word_ends_phrase=bool(type_word) and (tw_end == len(nq) or bool(_PHRASE_END.match(nq, tw_end))),
         person_role=_person_role(nq),
-        role_person_types=_role_kinds(type_word, index),
+        role_person_types=role_person_types(index, type_word),
         names_described=_names_described(nq, kept),
         compared_relations=compared_relations,
         negated=negated,
-    )
-
-
-def _names_events(type_word: str, index: KGIndex) -> bool:
-    """The asked noun is a kind of event: a word naming one (`行动`), a word in the type of one of the KG's event
-    nodes, or the head ending its name (`事故` of `沙漠一号相撞事故`, `任务` of `撤侨任务`; not `潜艇` of
-    `俄罗斯潜艇首次…发射巡航导弹`) — a one-character noun in its type only (`哪个师` is no kind of `托尔高会师`)."""
-    if not type_word or names_event_type(type_word):
-        return bool(type_word)
-    return any(
-        (len(type_word) > 1 and normalize_text(node.name).endswith(type_word)) or type_word in index.types_text(key)
-        for key, node in index.nodes.items()
-        if names_event_type(index.types_text(key))
-    )
-
-
-def _role_kinds(type_word: str, index: KGIndex) -> frozenset[str]:
-    """The person types of the objects of the relations the asked noun spells in full: a role the KG gives people
-    (`哪位试飞员`: `V-24 试飞员 Y` reaches a `人物`, so a 人物 may be a 试飞员). Other relations named like the noun
-    are what is asked (`还有哪些使用方`), not a kind."""
-    if len(type_word) < 2:
-        return frozenset()
-    return frozenset(
-        t.obj_type.strip()
-        for t in index.triples
-        if normalize_text(t.relation) == type_word and names_person_type(t.obj_type)
     )
 
 

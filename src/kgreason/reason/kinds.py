@@ -106,6 +106,34 @@ def noun_macro_kinds(index: KGIndex, noun: str) -> frozenset[MacroKind]:
 
 
 @lru_cache(maxsize=4096)
+def noun_names_events(index: KGIndex, noun: str) -> bool:
+    """The asked noun is a kind of event: a word naming one (`行动`), a word in the type of one of the KG's event
+    nodes, or the head ending its name (`事故` of `沙漠一号相撞事故`, `任务` of `撤侨任务`; not `潜艇` of
+    `俄罗斯潜艇首次…发射巡航导弹`) — a one-character noun in its type only (`哪个师` is no kind of `托尔高会师`)."""
+    if not noun or names_event_type(noun):
+        return bool(noun)
+    return any(
+        (len(noun) > 1 and normalize_text(node.name).endswith(noun)) or noun in index.types_text(key)
+        for key, node in index.nodes.items()
+        if names_event_type(index.types_text(key))
+    )
+
+
+@lru_cache(maxsize=4096)
+def role_person_types(index: KGIndex, noun: str) -> frozenset[str]:
+    """The person types of the objects of the relations the asked noun spells in full: a role the KG gives people
+    (`哪位试飞员`: `V-24 试飞员 Y` reaches a `人物`, so a 人物 may be a 试飞员). Other relations named like the noun
+    are what is asked (`还有哪些使用方`), not a kind."""
+    if len(noun) < KIND_WORD_MIN_CHARS:
+        return frozenset()
+    return frozenset(
+        t.obj_type.strip()
+        for t in index.triples
+        if normalize_text(t.relation) == noun and names_person_type(t.obj_type)
+    )
+
+
+@lru_cache(maxsize=4096)
 def role_macro_kinds(index: KGIndex, role: str) -> frozenset[MacroKind]:
     """The coarse kinds of what the KG's relations named like a role word reach (`军长` -> person; `主办方` ->
     organisation): the relation's name ends the word or the word ends it."""

@@ -212,6 +212,8 @@ class NameTable:
                 if length < PARTIAL_MIN_SHARE * len(name):
                     tails[name[-length:]].append((key, name[:-length]))
         self.tails = {t: hs[0] for t, hs in tails.items() if len(hs) == 1}
+        self.tail_lengths = sorted({len(t) for t in self.tails})
+        self.tail_rank = {t: r for r, t in enumerate(self.tails)}  # the order ends are tried in, fixed
         # A part from inside names is a name only when one node has it; `驱逐舰` in several ship names is a
         # category word, not a mention of any of them (kept apart: the last resort when nothing else links) — nor
         # is a word that ends several names (`设计局` of `火炬设计局` and `金刚石中央设计局`)
@@ -566,10 +568,13 @@ def _tails(table: NameTable, q: MappedText) -> list[Mention]:
     """`和早期型号比起来，C-130J的…`: the end of a name (`C-130早期型号`) whose start the question spells elsewhere
     names that node — the start is said once for both."""
     nq = q.norm
+    # the ends the question spells, looked up from its own spans (the table holds thousands), in the table's order
+    spelled = {nq[i : i + n] for n in table.tail_lengths for i in range(len(nq) - n + 1)}
     out: list[Mention] = []
-    for tail, (key, start) in table.tails.items():
+    for tail in sorted((t for t in spelled if t in table.tails), key=table.tail_rank.__getitem__):
+        key, start = table.tails[tail]
         i = nq.find(tail)
-        if i < 0 or _splits_alnum(q, i, i + len(tail)) or start not in nq[:i] + "|" + nq[i + len(tail) :]:
+        if _splits_alnum(q, i, i + len(tail)) or start not in nq[:i] + "|" + nq[i + len(tail) :]:
             continue
         share = len(tail) / len(table.names[key])
         out.append(Mention(i, i + len(tail), q.verbatim(i, i + len(tail)), key, "partial", round(0.6 + 0.3 * share, 3)))
