@@ -60,6 +60,11 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     "aa": (0.6080, "afb256a"),  # 5b533dc: the same
     "ab": (0.5465, "afb256a"),  # 5b533dc: the same
     "ac": (0.6550, "afb256a"),  # 5b533dc: 0.6448
+    # written at the tenth session's start, run on f5c4f0c (its start) before anything was changed
+    "ad": (0.6726, "f5c4f0c"),
+    "ae": (0.6069, "f5c4f0c"),
+    "af": (0.6204, "f5c4f0c"),
+    "ag": (0.7808, "f5c4f0c"),
 }
 
 
