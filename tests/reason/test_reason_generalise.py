@@ -2164,3 +2164,50 @@ def test_an_answer_of_a_coarse_kind_the_question_cannot_ask_goes_after_one_it_ca
     ds = _dataset(rows, "甲坦克换装的120毫米主炮，其原型炮出自哪家公司之手？")
     off = Reasoner(ds, ReasonerConfig(coarse_kinds=False)).answer(ds.questions[0]).record
     assert off.answers != ("莱恩金属公司",)
+
+
+def test_a_node_the_kg_says_happened_is_an_event_whatever_its_type_word() -> None:
+    from kgreason.reason.kinds import macro_kind
+
+    rows = [
+        ("甲战斗", "战斗", "发生时间", "1916年9月15日", "时间"),
+        ("甲战斗", "战斗", "首次投入实战", "坦克", "武器装备"),
+        ("乙集团", "战斗", "成立", "1901年", "时间"),  # a date under another relation says nothing
+    ]
+    index = KGIndex("doc_01", _triples(rows))
+    assert macro_kind(index, "甲战斗") == "event"
+    assert macro_kind(index, "乙集团") is None
+
+
+def test_a_one_fact_question_answered_by_a_happening_it_cannot_ask_looks_two_hops() -> None:
+    # one hop from `坦克` reaches only the battle that first used tanks; `什么型号的坦克` asks a thing, and the
+    # battle's second hop reaches it
+    rows = [
+        ("甲战斗", "战斗", "首次投入实战", "坦克", "武器装备"),
+        ("甲战斗", "战斗", "使用坦克型号", "马克I型坦克", "武器装备"),
+        ("甲战斗", "战斗", "发生时间", "1916年9月15日", "时间"),
+        ("第一次世界大战", "战争", "参战国", "英国", "国家"),
+        ("甲战斗", "战斗", "所属战争", "第一次世界大战", "战争"),
+    ]
+    question = "英军第一次把坦克投入实战时，用的是什么型号的坦克？"
+    assert _answer_on(rows, question, "L1").answers == ("马克I型坦克",)
+    # `第一次` is an ordinal word, not the start of `第一次世界大战`
+    assert "第一次世界大战" not in _analysis_on(rows, question).mention_set
+
+
+def test_a_how_many_word_followed_by_another_question_word_says_some() -> None:
+    from kgreason.reason.analysis import detect_form
+
+    # the last question word asks: `几家企业` only describes who paid
+    assert detect_form("几家企业因违规出口与政府达成和解它们同意支付的罚款总额是多少", [])[0] == "number"
+    assert detect_form("有几家企业与政府达成了和解", [])[0] == "count"
+    assert detect_form("黄维兵团最终在哪一带被全歼", [])[0] == "place"
+
+
+def test_a_count_in_a_counter_of_its_own_is_no_answer_to_another_counter() -> None:
+    # `多少枚` is no `66名`, however well `最大搭载` matches the words
+    rows = [
+        ("甲潜艇", "潜艇", "最大搭载特种作战人员", "66名", "数值"),
+        ("甲潜艇", "潜艇", "最大载弹量", "154枚", "数值"),
+    ]
+    assert _answer_on(rows, "甲潜艇最多能搭载多少枚导弹？").answers == ("154枚",)

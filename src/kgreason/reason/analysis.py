@@ -36,6 +36,7 @@ from kgreason.reason.lexicon import (
     DEGREE_MARKERS,
     EVENT_MEASURE_WORDS,
     EXCLUDE_FRAMES,
+    HOW_MANY_WORDS,
     INTERROGATIVES,
     KIND_MEASURE_WORDS,
     MEASURE_WORDS,
@@ -261,8 +262,16 @@ def asks_how_many(nq: str) -> bool:
     count word is followed by an among-word and a question word of its own). Every occurrence is read: `几起坠机
     事故里，有几起造成…` describes the group by the first and asks by the second."""
     return any(
-        not _AMONG_THEN_ASKED.search(nq, m.end()) for pattern in COUNT_PATTERNS for m in re.finditer(pattern, nq)
+        not _AMONG_THEN_ASKED.search(nq, m.end()) and not _asked_later(nq, m)
+        for pattern in COUNT_PATTERNS
+        for m in re.finditer(pattern, nq)
     )
+
+
+def _asked_later(nq: str, m: re.Match[str]) -> bool:
+    """A how-many word with another question word after it says `some` (`几家企业…达成和解，罚款总额是多少`): the
+    last question word is what the question asks."""
+    return m.group(0).startswith(HOW_MANY_WORDS) and any(w in nq[m.end() :] for w in INTERROGATIVES)
 
 
 def _form(

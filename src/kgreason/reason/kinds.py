@@ -9,6 +9,7 @@ from functools import lru_cache
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.reason.lexicon import (
     CAMP_TYPE_HINTS,
+    GENERIC_TIME_RELATIONS,
     ORGANISATION_TYPE_HINTS,
     PLACE_TYPE_WORDS,
     THING_TYPE_HINTS,
@@ -81,6 +82,9 @@ def macro_kind(index: KGIndex, key: str) -> MacroKind | None:
         return "organisation"
     if any(h in types for h in THING_TYPE_HINTS):
         return "thing"
+    if any(e.forward and normalize_text(e.relation) in GENERIC_TIME_RELATIONS for e in index.edges(key)):
+        # a node the KG says happened (`X 发生时间 1916年9月15日`) is an event, whatever its type word (`战斗`)
+        return "event"
     return None
 
 

@@ -73,6 +73,7 @@ RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
 # (`歼-20的国产发动机是在哪次航展上首次公开展示` is no fuzzy spelling of the event `歼-20国产发动机首次公开展示`).
 INTERROGATIVES: tuple[str, ...] = ("哪", "什么", "谁", "多少", "几", "何")
 WHO = "谁"  # the person question word: the verb phrase after it names the relation asked (`由谁担任总指挥`)
+HOW_MANY_WORDS = ("几", "多少")  # the question words of a count
 WHICH = "哪"  # the which-word: what it asks is the answer, whatever number words describe it
 
 # Particles a user drops when rewording a descriptive name (`击沉贝尔格拉诺将军号` for `…将军号被击沉事件`).
@@ -342,6 +343,9 @@ CONVERSE_WORDS: tuple[tuple[str, str], ...] = (
 MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届级起"
 # Numerals that count before a measure word (`三架原型机`, `两艘`, `几个`).
 COUNT_NUMERALS = "两二三四五六七八九十几"
+# an ordinal word with its measure word (`第一次`, `第二艘`): a number said as a word, never the start of a name
+# (`第一次世界大战`); a bare `第12` may be one (`第12、第13兵团`)
+ORDINAL_WORD = rf"第[一{COUNT_NUMERALS}百零〇\d]+[{MEASURE_WORDS}]"
 PERSON_COUNTERS = "人名位"  # the counters of people (`多少人`, `几名`, `几位`): they count no ships or events
 GENERIC_MEASURE_WORDS = "个"  # counts anything (`几个中队`, `几个国家`), unlike `艘`, `架`, `届`
 EVENT_MEASURE_WORDS = "次场起届"  # the measure words that count events (`哪一次`, `哪一场`)
@@ -413,6 +417,7 @@ PLACE_QUESTION_PATTERNS: tuple[str, ...] = (
     r"何地",
     r"何处",
     r"什么地方",
+    r"哪一带",  # `在哪一带被全歼`: which area
     rf"哪一?[{MEASURE_WORDS}]?(?:地方|城市|港口|基地|地区|海域|省)",
     r"(?:地点|位置|地址)(?:是|为)?(?:什么|何|哪)",
 )

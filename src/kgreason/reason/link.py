@@ -47,6 +47,7 @@ from kgreason.reason.lexicon import (
     INTERROGATIVES,
     MEASURE_WORDS,
     NAME_PARTICLES,
+    ORDINAL_WORD,
     PHRASE_END_CHARS,
     POSSESSIVE,
     RELATION_SYNONYMS,
@@ -543,6 +544,15 @@ def _adjacent(index: KGIndex, key: str, others: set[str]) -> bool:
     return any(e.dst in others for e in index.edges(key))
 
 
+_ORDINAL = re.compile(ORDINAL_WORD)
+
+
+def _in_ordinal(nq: str, i: int, j: int) -> bool:
+    """`nq[i:j]` lies in an ordinal word starting at i (`第一` of `第一次把坦克…`): a number, no name's start."""
+    m = _ORDINAL.match(nq, i)
+    return m is not None and j <= m.end()
+
+
 def _partial(table: NameTable, q: MappedText) -> list[Mention]:
     nq = q.norm
     out: list[Mention] = []
@@ -553,7 +563,7 @@ def _partial(table: NameTable, q: MappedText) -> list[Mention]:
             if j > n:
                 continue
             keys = table.parts.get(nq[i:j])
-            if not keys or _splits_alnum(q, i, j) or _cuts_word(table, nq, j):
+            if not keys or _splits_alnum(q, i, j) or _cuts_word(table, nq, j) or _in_ordinal(nq, i, j):
                 continue
             for key in keys:
                 if _other_number(table.names[key], nq[i:j], nq[j : j + 1]):
@@ -600,7 +610,11 @@ def _side_starts(table: NameTable, q: MappedText) -> list[Mention]:
     out: list[Mention] = []
     for i in range(len(nq) - SIDE_START_CHARS + 1):
         key = table.side_starts.get(nq[i : i + SIDE_START_CHARS])
-        if key is not None and not _splits_alnum(q, i, i + SIDE_START_CHARS):
+        if (
+            key is not None
+            and not _splits_alnum(q, i, i + SIDE_START_CHARS)
+            and not _in_ordinal(nq, i, i + SIDE_START_CHARS)
+        ):
             end = i + SIDE_START_CHARS
             out.append(Mention(i, end, q.verbatim(i, end), key, "partial", SIDE_START_SCORE))
     return out

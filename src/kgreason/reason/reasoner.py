@@ -92,9 +92,17 @@ def _valid_path(path: tuple[PathTriple, ...], index: KGIndex, question: str) -> 
 SINGLE_FACT_FALLBACK_HOPS = 2  # a naming hop and the fact: what a writer may still count as one fact
 
 
-def _of_asked_kind(cands: list[Candidate]) -> bool:
-    """The best candidate is of the kind the question asks for (its answer-kind score is not negative)."""
-    return bool(cands) and cands[0].features.get("answer_kind", 0.0) >= 0
+def _of_asked_kind(cands: list[Candidate], index: KGIndex, analysis: Analysis, coarse: bool) -> bool:
+    """The best candidate is of the kind the question asks for: its answer-kind score is not negative, and (with
+    `coarse` kinds) its answer's coarse kind is not one the question cannot ask (a battle for `什么型号的坦克`)."""
+    if not cands or cands[0].features.get("answer_kind", 0.0) < 0:
+        return False
+    if not coarse:
+        return True
+    a = analysis
+    asked = asked_macro_kinds(index, a.form, a.person, a.type_word, a.type_word_ends_phrase, a.person_role)
+    kind = macro_kind(index, cands[0].answer_keys[0]) if asked and cands[0].answer_keys else None
+    return kind is None or kind in asked
 
 
 KIND_MISMATCH = -1.0  # an answer-kind score this low: what the candidate answers cannot be what is asked
@@ -274,12 +282,15 @@ class Reasoner:
             # its code, a value one hop from it, and counts the fact as one), or one hop answers nothing at all
             one_fact = replace(analysis, times=(), numerics=(), order=None, roles={})
             one = self._chains_and_groups(q, index, one_fact, replace(cfg, max_hops=1, entity_checks=False))
-            if _of_asked_kind(one[0]) or not cfg.single_fact_fallback:
+            coarse = cfg.coarse_kinds
+            if _of_asked_kind(one[0], index, analysis, coarse) or not cfg.single_fact_fallback:
                 return one
             full = self._chains_and_groups(q, index, analysis, replace(cfg, max_hops=SINGLE_FACT_FALLBACK_HOPS))
             if not one[0]:
                 return full  # one hop answers nothing at all: two hops may
-            return full if _of_asked_kind(full[0]) and _every_hop_supported(*full, cfg.weights.type_match) else one
+            best = _of_asked_macro_kind_first(full[0], index, analysis) if coarse else full[0]
+            of_kind = _of_asked_kind(best, index, analysis, coarse)
+            return full if of_kind and _every_hop_supported(best, full[1], cfg.weights.type_match) else one
         return self._chains_and_groups(q, index, analysis, cfg)
 
     def _chains_and_groups(

@@ -297,7 +297,10 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         if same and asked not in GENERIC_MEASURE_WORDS:
             return 1.0  # the same counter, or one counting the same things (`多少名` -> `2.5万人`)
         if asked and asked not in GENERIC_MEASURE_WORDS:
-            return 0.0  # another counter counts other things (`几届` is no `参演国家数量 25个`)
+            # another counter counts other things (`几届` is no `参演国家数量 25个`); a specific one of its own
+            # counts something else for sure (`多少枚导弹` is no `66名`)
+            own = q is not None and q.unit not in GENERIC_MEASURE_WORDS and q.unit != ""
+            return -1.0 if own else 0.0
         # a counter that counts anything (`几个`), or none: the number must be of what the question's words name —
         # the relation or the counted noun (`发射箱数量 1个` is no count for `有几个是北约成员国`, `搭载F-35B数量
         # 18架` none for `几个中队`)
