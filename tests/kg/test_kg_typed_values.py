@@ -184,6 +184,8 @@ def test_find_period_synonyms_and_span() -> None:
         ("1.2亿美元", 120_000_000, "currency:USD"),
         ("100架", 100, "count:架"),
         ("1270架次", 1270, "count:架次"),  # sorties: a compound counter, not aircraft
+        ("5片", 5, "count:片"),  # blades, articles, contracts: each counter counts its own things
+        ("3篇", 3, "count:篇"),
         ("30%", 0.3, "ratio"),
         ("1500", 1500, ""),
         ("超过1000公里", 1_000_000, "length"),

@@ -2202,6 +2202,9 @@ def test_a_how_many_word_followed_by_another_question_word_says_some() -> None:
     assert detect_form("几家企业因违规出口与政府达成和解它们同意支付的罚款总额是多少", [])[0] == "number"
     assert detect_form("有几家企业与政府达成了和解", [])[0] == "count"
     assert detect_form("黄维兵团最终在哪一带被全歼", [])[0] == "place"
+    # any counter asks a count (`几片桨叶`, `几篇`), not only those of ships and aircraft
+    assert detect_form("直10的主旋翼一共有几片桨叶", [])[0] == "count"
+    assert detect_form("作品一共包括几篇", [])[0] == "count"
 
 
 def test_a_count_in_a_counter_of_its_own_is_no_answer_to_another_counter() -> None:

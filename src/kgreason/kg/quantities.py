@@ -99,6 +99,7 @@ def _units() -> dict[str, Unit]:
         "项",
         "个",
         "型",
+        *("片", "篇", "份", "笔", "根", "张", "挺", "轮", "波", "层", "段", "组", "条", "家", "场", "届", "批"),
     ):
         table[counter] = Unit(f"count:{counter}", 1.0)
     # compound counters, a counter times an occasion (sorties: `1270架次`), count what neither part does alone

@@ -340,7 +340,7 @@ CONVERSE_WORDS: tuple[tuple[str, str], ...] = (
     ("上级", "下级"),
 )
 # Measure words (classifiers) after 几 / 多少 / 哪一 / 那一: `几艘`, `多少名`, `哪一型`, `那一次`.
-MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届级起"
+MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届级起片颗根张篇挺具轮波层段所份组笔"
 # Numerals that count before a measure word (`三架原型机`, `两艘`, `几个`).
 COUNT_NUMERALS = "两二三四五六七八九十几"
 # an ordinal word with its measure word (`第一次`, `第二艘`): a number said as a word, never the start of a name
