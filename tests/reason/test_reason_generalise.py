@@ -2214,3 +2214,16 @@ def test_a_count_in_a_counter_of_its_own_is_no_answer_to_another_counter() -> No
         ("甲潜艇", "潜艇", "最大载弹量", "154枚", "数值"),
     ]
     assert _answer_on(rows, "甲潜艇最多能搭载多少枚导弹？").answers == ("154枚",)
+
+
+def test_a_count_of_one_node_gives_way_to_the_number_that_node_states_in_the_asked_counter() -> None:
+    # `每艘一共能装多少枚导弹`: not `1` (the one destroyer class the chain reached) but its own `载弹量 48枚`
+    rows = [
+        ("红旗-9", "防空导弹", "舰载型", "海红旗-9", "防空导弹"),
+        ("海红旗-9", "防空导弹", "首装舰型", "052C型导弹驱逐舰", "舰艇"),
+        ("052C型导弹驱逐舰", "舰艇", "载弹量", "48枚", "数值"),
+        ("052C型导弹驱逐舰", "舰艇", "建造数量", "6艘", "数值"),
+        ("052D型驱逐舰", "舰艇", "可发射导弹", "海红旗-9", "防空导弹"),
+    ]
+    rec = _answer_on(rows, "红旗-9的舰载版本最先装上的那型驱逐舰，每艘一共能装多少枚导弹？")
+    assert rec.answers == ("48枚",)

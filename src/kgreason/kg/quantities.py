@@ -318,3 +318,17 @@ def parse_count(text: str) -> tuple[int, str] | None:
     if not all(unicodedata.category(ch) == "Lo" for ch in word):
         return None
     return n, word
+
+
+@lru_cache(maxsize=256)
+def counter_dimension(measure_word: str) -> str:
+    """What a question's counter counts, as the unit table has it (`名` counts people like `人`)."""
+    q = parse_quantity("1" + measure_word)
+    return q.dimension if q is not None else f"count:{measure_word}"
+
+
+def in_counter(q: Quantity | None, measure_word: str) -> bool:
+    """A number in the counter a question asks in, or one counting the same things (`多少名` -> `2.5万人`)."""
+    if not measure_word or q is None:
+        return False
+    return q.unit == measure_word or q.dimension == counter_dimension(measure_word)

@@ -22,6 +22,7 @@ from kgreason.data.records import AnswerRecord, Dataset, Path, PathTriple, Quest
 from kgreason.kg.compare import check_derived_triple
 from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import Chain
+from kgreason.kg.quantities import in_counter
 from kgreason.llm.types import LLM
 from kgreason.reason.analysis import Analysis, analyze
 from kgreason.reason.arithmetic import asks_difference, difference_candidates
@@ -31,6 +32,7 @@ from kgreason.reason.constraints import constraints_dict
 from kgreason.reason.described import Described, described_candidates, find_described
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates
 from kgreason.reason.kinds import asked_macro_kinds, macro_kind
+from kgreason.reason.lexicon import GENERIC_MEASURE_WORDS
 from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.listed import listed_candidates, listed_group
 from kgreason.reason.llm_choice import LLMDecision, choose
@@ -122,6 +124,31 @@ def _of_asked_macro_kind_first(cands: list[Candidate], index: KGIndex, analysis:
     if not any(kind(c) in asked for c in cands):
         return cands
     return sorted(cands, key=lambda c: (k := kind(c)) is not None and k not in asked)
+
+
+def _stated_count_first(cands: list[Candidate], index: KGIndex, analysis: Analysis) -> list[Candidate]:
+    """A how-many question in a counter of its own (`每艘一共能装多少枚导弹`) best answered by counting one node (`1`,
+    the missile the chain reached): a number in that counter that a chain going on from that node reaches
+    (`… 首装舰型 052C型 载弹量 48枚`) is what the writer asks, not the count of the node itself. A counter of anything
+    (`几个`) leaves it to the scores."""
+    mw = analysis.measure_word
+    if analysis.form != "count" or not mw or mw in GENERIC_MEASURE_WORDS or not cands:
+        return cands
+    top = cands[0]
+    if top.origin != "count" or len(top.chains) != 1:
+        return cands
+    counted = top.chains[0].edges
+
+    def stated(c: Candidate) -> bool:
+        return (
+            c.origin != "count"
+            and len(c.chains) == 1
+            and c.chains[0].edges[: len(counted)] == counted
+            and len(c.chains[0].edges) > len(counted)
+            and in_counter(index.quantity(c.answer_keys[0]), mw)
+        )
+
+    return sorted(cands, key=lambda c: not stated(c))
 
 
 def _asked_kind_first(cands: list[Candidate], analysis: Analysis) -> list[Candidate]:
@@ -352,7 +379,7 @@ class Reasoner:
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
         if self.config.coarse_kinds:
             cands = _of_asked_macro_kind_first(cands, index, analysis)
-        cands = _asked_kind_first(cands, analysis)
+        cands = _stated_count_first(_asked_kind_first(cands, analysis), index, analysis)
         shown = cands[: self.config.llm_candidates]
         clock.lap("search")
         pre_constraints = constraints_dict(analysis, shown[0] if shown else None, self._single_fact(q))

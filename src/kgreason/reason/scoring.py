@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
-from kgreason.kg.quantities import is_measure, parse_quantity
+from kgreason.kg.quantities import in_counter, is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis, kg_uses_noun
 from kgreason.reason.kinds import category_values
 from kgreason.reason.lexicon import (
@@ -293,7 +293,7 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         if (analysis.times or analysis.numerics) and len(chain.edges) == 1 and chain.start in analysis.mention_set:
             return -1.0
         asked = analysis.measure_word
-        same = bool(asked) and q is not None and (q.unit == asked or q.dimension == _counter_dimension(asked))
+        same = in_counter(q, asked)
         if same and asked not in GENERIC_MEASURE_WORDS:
             return 1.0  # the same counter, or one counting the same things (`多少名` -> `2.5万人`)
         if asked and asked not in GENERIC_MEASURE_WORDS:
@@ -389,13 +389,6 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     elif analysis.read_type and node.types:
         score += w.read_type if analysis.read_type in node.types else -w.read_type
     return score
-
-
-@lru_cache(maxsize=256)
-def _counter_dimension(measure_word: str) -> str:
-    """What a question's counter counts, as the unit table has it (`名` counts people like `人`)."""
-    q = parse_quantity("1" + measure_word)
-    return q.dimension if q is not None else f"count:{measure_word}"
 
 
 @lru_cache(maxsize=65536)
