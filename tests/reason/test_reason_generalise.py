@@ -2227,3 +2227,17 @@ def test_a_count_of_one_node_gives_way_to_the_number_that_node_states_in_the_ask
     ]
     rec = _answer_on(rows, "红旗-9的舰载版本最先装上的那型驱逐舰，每艘一共能装多少枚导弹？")
     assert rec.answers == ("48枚",)
+
+
+def test_an_event_joining_two_names_of_the_question_bridges_them_without_words_of_its_own() -> None:
+    # `第6纵队是哪一天拿下甲庄的`: no relation says 拿下, but `攻占甲庄` joins both names; its date is the answer
+    rows = [
+        ("攻占甲庄", "作战行动", "执行部队", "第6纵队", "部队"),
+        ("攻占甲庄", "作战行动", "发生时间", "1947年5月14日", "时间"),
+        ("攻占甲庄", "作战行动", "攻占地点", "甲庄", "地点"),
+        ("第6纵队", "部队", "司令员", "王某", "人物"),
+        ("乙战役", "战役", "参战部队", "第6纵队", "部队"),
+        ("乙战役", "战役", "开始时间", "1947年5月13日", "时间"),
+    ]
+    rec = _answer_on(rows, "第6纵队是哪一天拿下甲庄的？", "L1")
+    assert rec.answers == ("1947年5月14日",)

@@ -21,7 +21,7 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import in_counter, is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis, kg_uses_noun
-from kgreason.reason.kinds import category_values
+from kgreason.reason.kinds import category_values, macro_kind
 from kgreason.reason.lexicon import (
     CATEGORY_TYPE_WORDS,
     CONVERSE_WORDS,
@@ -515,6 +515,16 @@ class ChainScorer:
                 self._hops[key] = got
         return got
 
+    def _joins_another_mention(self, e: Edge) -> bool:
+        """The hop enters an event that joins its start to another name of the question (`6纵…拿下垛庄`: `攻占垛庄`
+        has `执行部队 6纵` and `攻占地点 垛庄`): the question describes that event by both, so as a bridge (not the
+        answer) the hop is supported as if the question named it."""
+        if e.src not in self._mentions or macro_kind(self.index, e.dst) != "event":
+            return False
+        # (two names the KG joins directly, `F-35B 主要用户 美国海军陆战队`, need no event between them)
+        direct = {f.dst for f in self.index.edges(e.src)}
+        return any(f.dst != e.src and f.dst in self._mentions and f.dst not in direct for f in self.index.edges(e.dst))
+
     def _kind_named(self, key: str) -> frozenset[int]:
         """Positions of the residual that a kind the KG states of the node spells (its category values)."""
         got = self._kinds_named.get(key)
@@ -628,6 +638,8 @@ class ChainScorer:
                 # a bridge the question describes by a kind the KG states of it (`击沉X的潜艇…隶属于哪支海军`
                 # passes 征服者号, 类型 核潜艇)
                 hop_covered, hop_score, hop_weak = hop_covered | described, NODE_SUPPORT, False
+            elif i < last and hop_score < NODE_SUPPORT and self._joins_another_mention(e):
+                hop_score, hop_weak = NODE_SUPPORT, False
             if hop_covered and hop_covered <= covered and all(p.relation != e.relation for p in chain.edges[:i]):
                 # its words already named an earlier hop of another relation: they are not evidence for this one
                 # too (`后继型号` -> 前序型号, then not 燃气轮机型号 for the same `型号`); the two hops of a sibling
