@@ -2241,3 +2241,17 @@ def test_an_event_joining_two_names_of_the_question_bridges_them_without_words_o
     ]
     rec = _answer_on(rows, "第6纵队是哪一天拿下甲庄的？", "L1")
     assert rec.answers == ("1947年5月14日",)
+
+
+def test_a_place_said_with_a_word_for_a_battle_names_the_battle() -> None:
+    rows = [
+        ("甲岛战役", "战役", "伤亡人数", "约1.2万人", "数值"),
+        ("甲岛战役", "战役", "发生地点", "甲岛", "地点"),
+        ("甲岛", "地点", "主峰海拔", "575米", "数值"),
+        ("甲岛总攻", "作战行动", "所属战役", "甲岛战役", "战役"),
+        ("甲岛总攻", "作战行动", "参战部队", "乙纵队", "部队"),
+    ]
+    # `甲岛一役` is 甲岛战役 (the event whose name goes on with 役, not 甲岛总攻), and so is `甲岛之战`
+    assert "甲岛战役" in _analysis_on(rows, "甲岛一役，乙纵队付出了多少伤亡？").mention_set
+    assert "甲岛" not in _analysis_on(rows, "甲岛之战中伤亡多少人？").mention_set
+    assert _answer_on(rows, "甲岛一役，大约付出了多少伤亡？", "L1").answers == ("约1.2万人",)

@@ -514,6 +514,8 @@ GENERIC_TIME_RELATIONS = frozenset({"时间", "发生时间", "日期", "发生�
 CAMP_RELATION_HINTS = ("隶属", "属于", "所属", "阵营", "国籍", "国家", "加入", "归属", "一方", "成员", "盟")
 
 EVENT_TYPE_HINTS = ("行动", "事件", "演习", "战役", "战争", "会议", "活动", "项目", "计划")
+# `孟良崮一役`, `塔拉瓦一战`, `威海卫之战`: a place and one of these words name the battle fought there
+BATTLE_SHORT_SUFFIXES = ("一役", "之役", "一战", "之战")
 
 
 @lru_cache(maxsize=4096)

@@ -41,6 +41,7 @@ from typing import Literal
 
 from kgreason.kg.index import KGIndex
 from kgreason.reason.lexicon import (
+    BATTLE_SHORT_SUFFIXES,
     CAMP_RELATION_HINTS,
     COORDINATORS,
     COUNT_NUMERALS,
@@ -310,6 +311,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         # (a name linked some other way — spelled with a gap, `白沙号…首次试航` — is not linked again by its end)
         found.extend(m for m in _tails(table, q) if all(f.key != m.key for f in found))
         found.extend(_side_starts(table, q))
+        found.extend(_battle_short_forms(table, q))
         found.extend(_listed_with_head(table, q))
         composed = _composed(table, q, name_hits)
         # a weak link never runs across a clause break the normalised text dropped (`到M2A4，布雷德利步兵战车的`)
@@ -617,6 +619,28 @@ def _side_starts(table: NameTable, q: MappedText) -> list[Mention]:
         ):
             end = i + SIDE_START_CHARS
             out.append(Mention(i, end, q.verbatim(i, end), key, "partial", SIDE_START_SCORE))
+    return out
+
+
+BATTLE_SHORT_SCORE = 0.9
+
+
+def _battle_short_forms(table: NameTable, q: MappedText) -> list[Mention]:
+    """`孟良崮一役`, `塔拉瓦一战`: a place said with a word for a battle names the event of the KG whose name starts
+    with it and goes on with that word's head (`孟良崮战役`, not `孟良崮总攻`; the one with most triples if several),
+    not the place."""
+    nq = q.norm
+    out: list[Mention] = []
+    for suffix in BATTLE_SHORT_SUFFIXES:
+        for at in occurrences(nq, suffix):
+            for i in range(max(0, at - 8), at - 1):
+                place = nq[i:at]
+                events = [k for k in table.events if k.startswith(place) and suffix[-1] in k[len(place) :]]
+                if events and not _splits_alnum(q, i, at):
+                    end = at + len(suffix)
+                    key = max(sorted(events), key=table.degree.__getitem__)
+                    out.append(Mention(i, end, q.verbatim(i, end), key, "partial", BATTLE_SHORT_SCORE))
+                    break  # the longest place before the word
     return out
 
 
