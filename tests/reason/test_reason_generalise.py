@@ -2255,3 +2255,20 @@ def test_a_place_said_with_a_word_for_a_battle_names_the_battle() -> None:
     assert "甲岛战役" in _analysis_on(rows, "甲岛一役，乙纵队付出了多少伤亡？").mention_set
     assert "甲岛" not in _analysis_on(rows, "甲岛之战中伤亡多少人？").mention_set
     assert _answer_on(rows, "甲岛一役，大约付出了多少伤亡？", "L1").answers == ("约1.2万人",)
+
+
+def test_the_name_the_predicate_is_said_of_is_on_the_answer_chain() -> None:
+    rows = [
+        ("甲战役", "战役", "盟军指挥官", "蒙某", "人物"),
+        ("甲战役", "战役", "参战部队", "第30军", "部队"),
+        ("第30军", "部队", "军长", "利某", "人物"),
+        ("第30军", "部队", "负责任务", "北部主攻", "作战行动"),
+        ("第10军", "部队", "军长", "伦某", "人物"),
+    ]
+    # `…的盟军第30军由谁指挥`: 第30军's commander, not the battle's, however well 盟军指挥官 matches the words
+    question = "甲战役中负责北部主攻的盟军第30军由谁指挥？"
+    assert _analysis_on(rows, question).subject == "第30军"
+    assert _answer_on(rows, question).answers == ("利某",)
+    # names listed together, or a single name, single out none
+    assert _analysis_on(rows, "第10军和第30军由谁指挥？").subject == ""
+    assert _analysis_on(rows, "第30军由谁指挥？").subject == ""

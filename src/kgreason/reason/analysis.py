@@ -63,6 +63,7 @@ from kgreason.reason.lexicon import (
     SET_QUESTION_WORDS,
     SET_WORDS,
     SORT_NOUNS,
+    SUBJECT_LINKS,
     THAN_WORDS,
     THING_MEASURE_WORDS,
     TIME_AFTER_WORDS,
@@ -192,6 +193,9 @@ class Analysis:
     asks_thing: bool = False  # `哪艘…`: a vessel, aircraft, vehicle or munition is asked, not a place or an event
     type_word_ends_phrase: bool = False  # the asked noun ends its phrase (`哪个州？`; not `军` of `哪一次军事行动`)
     person_role: str = ""  # the role word a who-question asks through (`军长` of `军长是谁`, `指挥` of `由谁指挥`)
+    # the name the question's predicate is said of, right before it (`…盟军第30军由谁指挥`: 第30军), when the
+    # question names others too; "" when it does not say
+    subject: str = ""
     type_word_names_events: bool = False  # the asked noun is a kind of event in this KG (`哪起事故`, `哪项任务`)
     # the person types a relation spelled like the asked noun reaches (`试飞员` -> `人物`, as `X 试飞员 Y` has it)
     role_person_types: frozenset[str] = frozenset()
@@ -1352,6 +1356,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         type_word_names_events=noun_names_events(index, type_word),
         type_word_ends_phrase=bool(type_word) and (tw_end == len(nq) or bool(_PHRASE_END.match(nq, tw_end))),
         person_role=_person_role(nq),
+        subject=_subject(nq, kept, index, q),
         role_person_types=role_person_types(index, type_word),
         names_described=_names_described(nq, kept),
         compared_relations=compared_relations,
@@ -1362,6 +1367,22 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
 # `…的军长是谁` / `…由谁指挥`: the role word right before `是谁`, or the verb phrase right after `由谁`
 _ROLE_BEFORE_WHO = re.compile(rf"([\u4e00-\u9fff]{{2,4}}?)(?:{'|'.join(COPULAS)}){WHO}")
 _ROLE_AFTER_WHO = re.compile(rf"由{WHO}(?:担任|出任)?([\u4e00-\u9fff]{{2,4}})")
+
+
+def _subject(nq: str, mentions: list[Mention], index: KGIndex, mapped: MappedText) -> str:
+    """The key of the name right before the question's predicate — joined to its question word by at most a
+    light word (`X由谁指挥`, `X是哪一年服役的`, `X被谁击沉`) — when the question names another node too.
+    Only a name spelled in full, alone (not one of `A和B`), of a thing rather than a kind (`…的第五代战斗机`, `那艘
+    055型驱逐舰` describe what is asked)."""
+    if len({m.key for m in mentions}) < 2:
+        return ""
+    listed = {m.key for group in listed_names(nq, mentions, mapped) for m in group}
+    for m in sorted(mentions, key=lambda m: -m.end):
+        after = nq[m.end : m.end + 1 + max(map(len, INTERROGATIVES))]
+        if any(after.startswith(g) and after[len(g) :].startswith(INTERROGATIVES) for g in ("", *SUBJECT_LINKS)):
+            alone = m.how == "exact" and m.key not in listed
+            return m.key if alone and not is_category(index, m.key) else ""
+    return ""
 
 
 def _person_role(nq: str) -> str:

@@ -74,6 +74,9 @@ RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
 INTERROGATIVES: tuple[str, ...] = ("哪", "什么", "谁", "多少", "几", "何")
 WHO = "谁"  # the person question word: the verb phrase after it names the relation asked (`由谁担任总指挥`)
 HOW_MANY_WORDS = ("几", "多少")  # the question words of a count
+# the light words between a name and the question word its predicate starts with (`X由谁指挥`, `X是哪一年`; not
+# `在`: `X在哪次作战中…` asks what a phrase describes)
+SUBJECT_LINKS = ("由", "是", "被", "为")
 WHICH = "哪"  # the which-word: what it asks is the answer, whatever number words describe it
 
 # Particles a user drops when rewording a descriptive name (`击沉贝尔格拉诺将军号` for `…将军号被击沉事件`).

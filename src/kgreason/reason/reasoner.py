@@ -151,6 +151,23 @@ def _stated_count_first(cands: list[Candidate], index: KGIndex, analysis: Analys
     return sorted(cands, key=lambda c: not stated(c))
 
 
+def _on_subject_first(cands: list[Candidate], analysis: Analysis) -> list[Candidate]:
+    """Candidates whose chain goes to its answer from the name the question's predicate is said of (`…的盟军
+    第30军由谁指挥`: 第30军's commander, not that of the battle it is part of) — the last named node of the chain
+    before the answer — go first, when one of them answers with the kind asked."""
+    subject = analysis.subject
+    if not subject:
+        return cands
+    mentioned = analysis.mention_set
+
+    def on(c: Candidate) -> bool:
+        return any([n for n in ch.nodes[:-1] if n in mentioned][-1:] == [subject] for ch in c.chains)
+
+    if not any(on(c) and c.features.get("answer_kind", 0.0) > 0 for c in cands):
+        return cands
+    return sorted(cands, key=lambda c: not on(c))
+
+
 def _asked_kind_first(cands: list[Candidate], analysis: Analysis) -> list[Candidate]:
     """A question asking which thing or things (`…统率的是哪个集团军`, `…由哪些飞机接替`) is not answered by a
     candidate that cannot be of the kind it names (a date, a thing of another kind) while another candidate is of
@@ -379,7 +396,7 @@ class Reasoner:
         cands = [c for c in cands if _valid_path(c.main, index, q.question)]
         if self.config.coarse_kinds:
             cands = _of_asked_macro_kind_first(cands, index, analysis)
-        cands = _stated_count_first(_asked_kind_first(cands, analysis), index, analysis)
+        cands = _stated_count_first(_asked_kind_first(_on_subject_first(cands, analysis), analysis), index, analysis)
         shown = cands[: self.config.llm_candidates]
         clock.lap("search")
         pre_constraints = constraints_dict(analysis, shown[0] if shown else None, self._single_fact(q))
