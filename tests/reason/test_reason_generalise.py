@@ -2272,3 +2272,27 @@ def test_the_name_the_predicate_is_said_of_is_on_the_answer_chain() -> None:
     # names listed together, or a single name, single out none
     assert _analysis_on(rows, "第10军和第30军由谁指挥？").subject == ""
     assert _analysis_on(rows, "第30军由谁指挥？").subject == ""
+
+
+def test_a_named_events_own_date_keeps_the_relation_rescue_away() -> None:
+    # `甲战役发生在哪一天`: 发生 matches 开始时间 of other events, but 甲战役's own `时间` is the fact asked
+    rows = [
+        ("甲战役", "战役", "时间", "1855年8月16日", "时间"),
+        ("甲战役", "战役", "地点", "黑河", "地点"),
+        ("乙围城战", "战役", "开始时间", "1854年10月", "时间"),
+        ("丙炮击", "作战行动", "开始时间", "1855年9月5日", "时间"),
+    ]
+    assert _answer_on(rows, "甲战役发生在哪一天？").answers == ("1855年8月16日",)
+
+
+def test_the_battle_a_clause_describes_is_asked_when_it_happened() -> None:
+    # `…的那场战役发生在哪一天`: the battle the clause picks, then its date — not the date of a side it names
+    rows = [
+        ("甲战役", "战役", "参战方", "撒丁军", "军队"),
+        ("甲战役", "战役", "参战方", "法军", "军队"),
+        ("甲战役", "战役", "时间", "1855年8月16日", "时间"),
+        ("撒丁军", "军队", "抵达克里米亚时间", "1855年5月", "时间"),
+        ("乙战役", "战役", "参战方", "英军", "军队"),
+        ("乙战役", "战役", "时间", "1854年11月5日", "时间"),
+    ]
+    assert _answer_on(rows, "撒丁军与法军一道打赢的那场战役发生在哪一天？").answers == ("1855年8月16日",)

@@ -26,6 +26,7 @@ from kgreason.reason.lexicon import (
     COORDINATORS,
     DEMONSTRATIVES,
     DESCRIBED_REST_STARTS,
+    DESCRIBED_REST_VERBS,
     EXCLUDE_FRAMES,
     INTERROGATIVES,
     MEASURE_WORDS,
@@ -36,7 +37,7 @@ from kgreason.reason.lexicon import (
 from kgreason.reason.select import ASKS_ITS_NAME
 from kgreason.text.normalize import normalize_text
 
-_REST_START = "|".join(DESCRIBED_REST_STARTS)
+_REST_START = "|".join((*DESCRIBED_REST_STARTS, *DESCRIBED_REST_VERBS))
 # the clause, `的`, a demonstrative (not `那些`), a measure word, the kind, then the rest after a comma or at its verb
 _AMONG = "|".join(AMONG_WORDS)
 _DESCRIBED = re.compile(

@@ -150,7 +150,7 @@ def score_all(
             s = replace(s, total=s.total - cfg.marked_start_penalty)
         out.append(ScoredChain(c, s))
     out.sort(key=lambda sc: sc.score.total, reverse=True)
-    if cfg.relation_rescue and not any(max(sc.score.hop_scores, default=0.0) >= SUPPORTED_HOP for sc in out):
+    if cfg.relation_rescue and not any(_supported(sc, cfg.weights.type_match) for sc in out):
         # no word of the question supports a hop from its names: the relation it spells may anchor the fact
         out = _rescued_by_relation(index, analysis, cfg, scorer, out, starts)
     if external is not None and out:
@@ -164,6 +164,13 @@ def score_all(
             ]
             out = sorted(head, key=lambda sc: sc.score.total, reverse=True) + out[cfg.external_top :]
     return out
+
+
+def _supported(sc: ScoredChain, kind_shown: float) -> bool:
+    """A hop of the chain is supported by the question's words — or the chain is one fact of a named node whose
+    value the question word asks, shown of the asked kind (`黑河战役发生在哪一天` -> `黑河战役 时间 1855年8月16日`)."""
+    hops = sc.score.hop_scores
+    return max(hops, default=0.0) >= SUPPORTED_HOP or (len(hops) == 1 and sc.score.answer_kind >= kind_shown)
 
 
 RESCUE_MIN_MATCH = 0.8  # a relation's name or synonym spelled this nearly in full names the fact asked about

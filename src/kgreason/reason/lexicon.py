@@ -374,6 +374,8 @@ TOPIC_MEASURED_DEMONSTRATIVES = "该此"
 TOPIC_MEASURE_WORDS = "场次型款"
 # Words that begin what is asked of a thing described by `…的那艘X` without a comma (`…的那艘英国军舰属于什么舰种`).
 DESCRIBED_REST_STARTS: tuple[str, ...] = ("是", "为", "属于", "隶属于", "由")
+# ... and verbs that begin it and ask something themselves (`…的那场战役发生在哪一天`)
+DESCRIBED_REST_VERBS: tuple[str, ...] = ("发生",)
 # Endings of a `…的Y，` clause that make it a time or a group rather than one thing to go on about (`X的时候，…`).
 NOT_A_THING_ENDINGS: tuple[str, ...] = (
     "时候",
