@@ -2296,3 +2296,19 @@ def test_the_battle_a_clause_describes_is_asked_when_it_happened() -> None:
         ("乙战役", "战役", "时间", "1854年11月5日", "时间"),
     ]
     assert _answer_on(rows, "撒丁军与法军一道打赢的那场战役发生在哪一天？").answers == ("1855年8月16日",)
+
+
+def test_a_name_a_relation_spells_beside_a_synonym_names_that_relation() -> None:
+    from kgreason.reason.scoring import relation_match
+
+    # `土耳其…叫作`: 称谓 by the naming words, and 土耳其 — a piece of the relation's own name — is evidence too
+    covered = relation_match("土耳其方面称谓", "土耳其人那里通常|叫作").covered
+    assert {0, 1, 2} <= covered
+    rows = [
+        ("甲战役", "战役", "别称", "达达尼尔战役", "名称"),
+        ("甲战役", "战役", "土耳其方面称谓", "恰纳卡莱战役", "名称"),
+        ("甲战役", "战役", "发生地点", "甲半岛", "地点"),
+        ("土耳其共和国", "国家", "首都", "安卡拉", "城市"),
+    ]
+    # the link 土耳其 -> 土耳其共和国 does not take the words out of what the relations are matched against
+    assert _answer_on(rows, "甲战役在土耳其人那里通常被叫作什么？").answers == ("恰纳卡莱战役",)

@@ -1291,7 +1291,8 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     spans = [
         (m.start, m.end)
         for m in kept
-        if not _in_relation_name(m.key, relation_names) and m.how not in ("group", "composed")
+        if not (_in_relation_name(m.key, relation_names) or _in_relation_name(nq[m.start : m.end], relation_names))
+        and m.how not in ("group", "composed")
     ] + _without_naming_bound_words(nq, window_spans)
     # The asked-for noun is matched against the answer's type, not against relations — unless it is a relation
     # name itself (`…的性能特点有哪些`).

@@ -119,7 +119,7 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
             if short and (second := _second_piece(v, residual, end - n, end)) is not None:
                 # `海军方面由谁统一指挥` spells `海军指挥官` in two pieces
                 s, covered = PIECES_WEIGHT * (n + len(second)) / len(v), covered | second
-            if s >= 0.5:
+            if s >= 0.5 or n >= OWN_PIECE_CHARS:
                 own = covered
         if s > best.score:
             best = RelationMatch(s, covered)
@@ -144,6 +144,9 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
     return best
 
 
+# a piece this long of the relation's own name, spelled beside a synonym's match, is evidence too (`土耳其…叫作` for
+# `土耳其方面称谓`: 称谓 by the naming synonyms, 土耳其 by the name)
+OWN_PIECE_CHARS = 3
 LONG_RELATION_CHARS = 6  # a relation name this long is matched by the share of its bigrams the question spells
 PIECES_WEIGHT = 0.9  # a relation name the question spells in two pieces, against the same characters in a row
 
