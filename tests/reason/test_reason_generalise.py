@@ -2272,6 +2272,8 @@ def test_the_name_the_predicate_is_said_of_is_on_the_answer_chain() -> None:
     # names listed together, or a single name, single out none
     assert _analysis_on(rows, "第10军和第30军由谁指挥？").subject == ""
     assert _analysis_on(rows, "第30军由谁指挥？").subject == ""
+    # light words in a row (`是由谁`)
+    assert _analysis_on(rows, "甲战役中负责北部主攻的第30军是由谁带队的？").subject == "第30军"
 
 
 def test_a_named_events_own_date_keeps_the_relation_rescue_away() -> None:

@@ -1370,6 +1370,9 @@ _ROLE_BEFORE_WHO = re.compile(rf"([\u4e00-\u9fff]{{2,4}}?)(?:{'|'.join(COPULAS)}
 _ROLE_AFTER_WHO = re.compile(rf"由{WHO}(?:担任|出任)?([\u4e00-\u9fff]{{2,4}})")
 
 
+SUBJECT_LINKS_MAX = 2
+
+
 def _subject(nq: str, mentions: list[Mention], index: KGIndex, mapped: MappedText) -> str:
     """The key of the name right before the question's predicate — joined to its question word by at most a
     light word (`X由谁指挥`, `X是哪一年服役的`, `X被谁击沉`) — when the question names another node too.
@@ -1379,8 +1382,10 @@ def _subject(nq: str, mentions: list[Mention], index: KGIndex, mapped: MappedTex
         return ""
     listed = {m.key for group in listed_names(nq, mentions, mapped) for m in group}
     for m in sorted(mentions, key=lambda m: -m.end):
-        after = nq[m.end : m.end + 1 + max(map(len, INTERROGATIVES))]
-        if any(after.startswith(g) and after[len(g) :].startswith(INTERROGATIVES) for g in ("", *SUBJECT_LINKS)):
+        after = nq[m.end :]
+        for _ in range(SUBJECT_LINKS_MAX):  # `X是由谁…`: light words in a row
+            after = after[len(next((g for g in SUBJECT_LINKS if after.startswith(g)), "")) :]
+        if after.startswith(INTERROGATIVES):
             alone = m.how == "exact" and m.key not in listed
             return m.key if alone and not is_category(index, m.key) else ""
     return ""
