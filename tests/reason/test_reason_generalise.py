@@ -2314,3 +2314,14 @@ def test_a_name_a_relation_spells_beside_a_synonym_names_that_relation() -> None
     ]
     # the link 土耳其 -> 土耳其共和国 does not take the words out of what the relations are matched against
     assert _answer_on(rows, "甲战役在土耳其人那里通常被叫作什么？").answers == ("恰纳卡莱战役",)
+
+
+def test_a_name_spelled_in_full_beats_a_little_of_a_longer_value_round_it() -> None:
+    rows = [
+        ("黑海舰队", "舰队", "主要基地", "塞瓦斯托波尔", "城市"),
+        ("锡诺普海战", "战役", "结果", "俄国黑海舰队全歼奥斯曼分舰队", "结果"),
+        ("锡诺普海战", "战役", "发生时间", "1853年11月30日", "时间"),
+    ]
+    # `俄国黑海舰队` spells 黑海舰队 in full and less than half of the result sentence
+    assert "黑海舰队" in _analysis_on(rows, "俄国黑海舰队的主要基地在哪里？").mention_set
+    assert _answer_on(rows, "俄国黑海舰队的主要基地在哪里？").answers == ("塞瓦斯托波尔",)
