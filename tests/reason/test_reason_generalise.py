@@ -2325,3 +2325,22 @@ def test_a_name_spelled_in_full_beats_a_little_of_a_longer_value_round_it() -> N
     # `俄国黑海舰队` spells 黑海舰队 in full and less than half of the result sentence
     assert "黑海舰队" in _analysis_on(rows, "俄国黑海舰队的主要基地在哪里？").mention_set
     assert _answer_on(rows, "俄国黑海舰队的主要基地在哪里？").answers == ("塞瓦斯托波尔",)
+
+
+def test_a_one_fact_count_looks_through_an_event_the_question_names_in_part() -> None:
+    # `黑海舰队…自沉了几艘战列舰`: one hop counts one base; the KG states the number on the scuttling, an event the
+    # question names in part (自沉), a hop further
+    rows = [
+        ("黑海舰队自沉封港", "事件", "执行方", "黑海舰队", "舰队"),
+        ("黑海舰队自沉封港", "事件", "自沉战列舰数量", "5艘", "数值"),
+        ("黑海舰队自沉封港", "事件", "时间", "1854年9月23日", "时间"),
+        ("黑海舰队", "舰队", "主要基地", "塞瓦斯托波尔", "城市"),
+    ]
+    assert _answer_on(rows, "为了封锁港口入口，俄国黑海舰队当时自沉了几艘战列舰？", "L1").answers == ("5艘",)
+    # an event the question does not name is no such step: `尼某来自哪国海军` is not asked of the exercise
+    rows = [
+        ("甲演习", "演习", "海上指挥官", "尼某", "人物"),
+        ("甲演习", "演习", "首次参演国家", "巴西", "国家"),
+        ("尼某", "人物", "所属", "智利海军", "军队"),
+    ]
+    assert _answer_on(rows, "尼某来自哪国海军？", "L1").answers == ("智利海军",)

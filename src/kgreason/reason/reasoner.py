@@ -99,6 +99,10 @@ def _of_asked_kind(cands: list[Candidate], index: KGIndex, analysis: Analysis, c
     `coarse` kinds) its answer's coarse kind is not one the question cannot ask (a battle for `什么型号的坦克`)."""
     if not cands or cands[0].features.get("answer_kind", 0.0) < 0:
         return False
+    mw = analysis.measure_word
+    if cands[0].origin == "count" and len(cands[0].answer_keys) == 1 and mw and mw not in GENERIC_MEASURE_WORDS:
+        # a count of one node for `几艘` shows no number in that counter (the KG may state it a hop further)
+        return False
     if not coarse:
         return True
     a = analysis
@@ -187,10 +191,16 @@ def _every_hop_supported(cands: list[Candidate], scored: list[ScoredChain], kind
     `…设备故障`)."""
     if not cands or not cands[0].chains:
         return False
-    hops = {sc.chain.edges: sc.score.hop_scores for sc in scored}.get(cands[0].chains[0].edges)
-    if hops and cands[0].features.get("answer_kind", 0.0) >= kind_shown:
+    score = {sc.chain.edges: sc.score for sc in scored}.get(cands[0].chains[0].edges)
+    if score is None:
+        return False
+    # a hop into an event the next hop leaves along a supported relation needs no words of its own
+    hops = [h for i, h in enumerate(score.hop_scores) if i not in score.into_events]
+    if score.hop_scores and cands[0].features.get("answer_kind", 0.0) >= kind_shown and hops:
         hops = hops[:-1]
-    return hops is not None and min(hops, default=0.0) >= SUPPORTED_HOP
+    if not hops:
+        return bool(score.into_events)  # the event's own supported relation spoke for it
+    return min(hops) >= SUPPORTED_HOP
 
 
 def _with_inner_anchors(main: Path, analysis: Analysis) -> Path:

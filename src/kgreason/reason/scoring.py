@@ -40,6 +40,7 @@ from kgreason.reason.lexicon import (
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import abbreviation_in, longest_common_substring
 
+EVENT_SAID_CHARS = 2  # the question spells this much of an event's name (besides the start's) to name it in part
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
 NOT_A_DATE = -2.0  # the answer-kind score of a non-date for a when-question: surer than other kind mismatches
 SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose node is not named) is unsupported
@@ -454,6 +455,8 @@ class ChainScore:
     answer_kind: float
     external: float
     hop_scores: tuple[float, ...]
+    # the hops into an event that the next hop leaves along a supported relation: they need no words of their own
+    into_events: frozenset[int] = frozenset()
 
 
 class ChainScorer:
@@ -547,6 +550,12 @@ class ChainScorer:
             return False
         return not self._hop(edges[i + 1])[2] and self._kind(chain) > 0
 
+    def _event_said(self, chain: Chain, i: int) -> bool:
+        """The event hop `i` enters is named in part by the question's words besides the chain's start (`俄国黑海舰队
+        …自沉了几艘` enters `黑海舰队自沉封港`), not only reached (`尼曼来自哪国` through the exercise he commanded)."""
+        rest = normalize_text(self.index.name(chain.edges[i].dst)).replace(chain.start, "|")
+        return longest_common_substring(rest, self._residual)[0] >= EVENT_SAID_CHARS
+
     def _is_event(self, key: str) -> bool:
         got = self._events.get(key)
         if got is None:
@@ -625,6 +634,7 @@ class ChainScorer:
         analysis, weights = self.analysis, self.weights
         covered: set[int] = set()
         hop_scores: list[float] = []
+        into_events: set[int] = set()
         weak = 0
         start_words = self._kept_names.get(chain.start)
         last = len(chain.edges) - 1
@@ -652,7 +662,10 @@ class ChainScorer:
                 hop_score, hop_weak = NODE_SUPPORT, False
             covered |= hop_covered
             hop_scores.append(hop_score)
-            weak += hop_weak and not self._into_event(chain, i) and not self._out_of_event_to_asked(chain, i)
+            into_event = self._into_event(chain, i)
+            if into_event and self._event_said(chain, i):
+                into_events.add(i)
+            weak += hop_weak and not into_event and not self._out_of_event_to_asked(chain, i)
         # `X -r-> Y <-r- Z` reaches a sibling of X; rarely what a question asks, unless it says so (`与X同一天`)
         edges = chain.edges
         if analysis.asks_category and self._category_hop(chain) and hop_scores and hop_scores[-1] < SUPPORTED_HOP:
@@ -693,4 +706,4 @@ class ChainScorer:
             + weights.bridge_mention * bridge_mentions
             + weights.external * ext
         )
-        return ChainScore(total, coverage, mean_rel, kind, ext, tuple(hop_scores))
+        return ChainScore(total, coverage, mean_rel, kind, ext, tuple(hop_scores), frozenset(into_events))
