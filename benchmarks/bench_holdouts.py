@@ -65,6 +65,9 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     "ae": (0.6069, "f5c4f0c"),
     "af": (0.6204, "f5c4f0c"),
     "ag": (0.7808, "f5c4f0c"),
+    # written at the tenth session's end, run once on adde180 (its fixes in; f5c4f0c, its start, in brackets)
+    "ah": (0.6645, "adde180"),  # f5c4f0c: 0.7044 (17 right; adde180 16)
+    "ai": (0.6520, "adde180"),  # f5c4f0c: 0.6241 (15 right; adde180 16)
 }
 
 
