@@ -2325,6 +2325,13 @@ def test_a_name_spelled_in_full_beats_a_little_of_a_longer_value_round_it() -> N
     # `俄国黑海舰队` spells 黑海舰队 in full and less than half of the result sentence
     assert "黑海舰队" in _analysis_on(rows, "俄国黑海舰队的主要基地在哪里？").mention_set
     assert _answer_on(rows, "俄国黑海舰队的主要基地在哪里？").answers == ("塞瓦斯托波尔",)
+    # ... but a partial link from where the full name starts writes on into a longer name (`台风级` of the class)
+    rows = [
+        ("台风级战略核潜艇", "潜艇级别", "建成数量", "6艘", "数值"),
+        ("台风级战略核潜艇", "潜艇级别", "北约代号", "台风", "代号"),
+        ("台风", "代号", "含义", "暴风", "描述"),
+    ]
+    assert _answer_on(rows, "台风级最终一共建成了多少艘？", "L1").answers == ("6艘",)
 
 
 def test_a_one_fact_count_looks_through_an_event_the_question_names_in_part() -> None:

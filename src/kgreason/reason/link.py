@@ -46,6 +46,7 @@ from kgreason.reason.lexicon import (
     COORDINATORS,
     COUNT_NUMERALS,
     INTERROGATIVES,
+    KIND_MEASURE_WORDS,
     MEASURE_WORDS,
     NAME_PARTICLES,
     ORDINAL_WORD,
@@ -455,11 +456,11 @@ def _not_inside_a_spelled_name(table: NameTable, cands: list[Mention], nq: str) 
         if not (m.how == "partial" and any(e.start < m.start < e.end < m.end for e in exact))
         and not (m.how in ("exact", "core") and any(_writes_on(m, p) for p in starts))
         and not _one_char_into_an_event(table, m, exact, nq)
-        and not _little_of_it_round_a_name(table, m, exact)
+        and not _little_of_it_round_a_name(table, m, exact, nq)
     ]
 
 
-def _little_of_it_round_a_name(table: NameTable, partial: Mention, exact: list[Mention]) -> bool:
+def _little_of_it_round_a_name(table: NameTable, partial: Mention, exact: list[Mention], nq: str) -> bool:
     """A partial link spelling less than half of its node's name round a name the question spells in full
     (`俄国黑海舰队` with the node `黑海舰队` and the result `俄国黑海舰队全歼奥斯曼分舰队`): the whole name is meant
     — unless the node is an event, named by what happened there (`阿布哈兹上空` of `阿布哈兹上空无人机击落事件`)."""
@@ -467,7 +468,14 @@ def _little_of_it_round_a_name(table: NameTable, partial: Mention, exact: list[M
         return False
     if partial.key in table.events:
         return False
-    return any(partial.start <= e.start and e.end <= partial.end and e.key != partial.key for e in exact)
+    # (not one that goes on from the full name by a class marker: `台风级` of `台风级战略核潜艇` names the class)
+    return any(
+        partial.start <= e.start
+        and e.end <= partial.end
+        and e.key != partial.key
+        and not (e.start == partial.start and partial.end == e.end + 1 and nq[e.end] in KIND_MEASURE_WORDS)
+        for e in exact
+    )
 
 
 def _one_char_into_an_event(table: NameTable, partial: Mention, exact: list[Mention], nq: str) -> bool:
