@@ -2351,3 +2351,15 @@ def test_a_one_fact_count_looks_through_an_event_the_question_names_in_part() ->
         ("尼某", "人物", "所属", "智利海军", "军队"),
     ]
     assert _answer_on(rows, "尼某来自哪国海军？", "L1").answers == ("智利海军",)
+
+
+def test_a_one_fact_question_whose_one_hop_reaches_nothing_of_the_asked_kind_looks_two_hops() -> None:
+    # `…的那条公路大约有多长`: one hop from the towns reaches only the road; its length is a hop further, though no
+    # word of the question names the hop from the town to the road (`从…通往` for 起点)
+    rows = [
+        ("圣路", "道路", "起点", "甲城", "城市"),
+        ("圣路", "道路", "终点", "乙城", "城市"),
+        ("圣路", "道路", "长度", "约72公里", "数值"),
+        ("乙城", "城市", "所属国家", "法国", "国家"),
+    ]
+    assert _answer_on(rows, "从甲城通往乙城、被用作补给线的那条公路大约有多长？", "L1").answers == ("约72公里",)

@@ -44,8 +44,9 @@ class ReasonerConfig:
             score is negative, or there is none) and a search of two hops does, along hops the question's words
             support (a relation word or a named node each; the last one may rest on the question word when it
             reaches a node shown of the asked kind, scored `weights.type_match` or more), the two-hop candidates
-            are taken — any two hops when one hop answers nothing: a writer may count a fact about a thing named
-            by one of its values (`1144型…巡洋舰`), or about an event only described, as one fact.
+            are taken — any two hops when one hop answers nothing, or nothing that can be of the asked kind (a road
+            for `有多长`): a writer may count a fact about a thing named by one of its values (`1144型…巡洋舰`), or
+            about an event only described, as one fact.
         fuzzy_linking: also link names the question spells a little differently (character-bigram coverage).
         coarse_kinds: candidates whose answer is of a coarse kind (date, quantity, person, event, place,
             organisation, thing: reason/kinds.py) the question cannot ask go after those of one it can; off, with

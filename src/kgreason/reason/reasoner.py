@@ -344,6 +344,8 @@ class Reasoner:
                 return full  # one hop answers nothing at all: two hops may
             best = _of_asked_macro_kind_first(full[0], index, analysis) if coarse else full[0]
             of_kind = _of_asked_kind(best, index, analysis, coarse)
+            if of_kind and all(c.features.get("answer_kind", 0.0) <= KIND_MISMATCH for c in one[0]):
+                return full  # nothing one hop reaches can be what is asked (a road for `有多长`): two hops may
             return full if of_kind and _every_hop_supported(best, full[1], cfg.weights.type_match) else one
         return self._chains_and_groups(q, index, analysis, cfg)
 
