@@ -2363,3 +2363,18 @@ def test_a_one_fact_question_whose_one_hop_reaches_nothing_of_the_asked_kind_loo
         ("乙城", "城市", "所属国家", "法国", "国家"),
     ]
     assert _answer_on(rows, "从甲城通往乙城、被用作补给线的那条公路大约有多长？", "L1").answers == ("约72公里",)
+
+
+def test_a_partial_link_whose_name_goes_on_with_another_things_name_is_no_link() -> None:
+    rows = [
+        ("法军收复沃堡", "事件", "收复目标", "沃堡", "要塞"),
+        ("法军收复沃堡", "事件", "发生时间", "1916年11月2日", "时间"),
+        ("法军十月反攻", "事件", "收复目标", "杜奥蒙堡", "要塞"),
+        ("法军十月反攻", "事件", "发生时间", "1916年10月24日", "时间"),
+        ("德军占领杜奥蒙堡", "事件", "占领目标", "杜奥蒙堡", "要塞"),
+        ("德军占领杜奥蒙堡", "事件", "发生时间", "1916年2月25日", "时间"),
+    ]
+    # `法军收复` spells the start of 法军收复沃堡, but the question is about 杜奥蒙堡, not 沃堡
+    question = "杜奥蒙堡是哪一天被法军收复的？"
+    assert "法军收复沃堡" not in _analysis_on(rows, question).mention_set
+    assert _answer_on(rows, question).answers == ("1916年10月24日",)

@@ -40,6 +40,7 @@ from functools import cached_property
 from typing import Literal
 
 from kgreason.kg.index import KGIndex
+from kgreason.reason.kinds import is_category
 from kgreason.reason.lexicon import (
     BATTLE_SHORT_SUFFIXES,
     CAMP_RELATION_HINTS,
@@ -150,6 +151,7 @@ class NameTable:
         self.degree = {k: n.degree for k, n in index.nodes.items()}
         self.words = index.vocabulary
         self.alias_group = index.alias_group
+        self.kinds = frozenset(k for k in index.nodes if is_category(index, k))  # nodes the KG uses as kinds
         # short numbers (`105`) are no names by themselves, but they are when the question says whose they are
         self.short_numbers: dict[str, set[str]] = defaultdict(set)  # number -> normalised relations reaching it
         inner: dict[str, set[str]] = defaultdict(set)
@@ -457,7 +459,21 @@ def _not_inside_a_spelled_name(table: NameTable, cands: list[Mention], nq: str) 
         and not (m.how in ("exact", "core") and any(_writes_on(m, p) for p in starts))
         and not _one_char_into_an_event(table, m, exact, nq)
         and not _little_of_it_round_a_name(table, m, exact, nq)
+        and not _goes_on_with_another_name(table, m, nq)
     ]
+
+
+def _goes_on_with_another_name(table: NameTable, partial: Mention, nq: str) -> bool:
+    """A partial link spelling the start of a name whose rest is the name of another node the question does not
+    spell (`法军收复` of `法军收复沃堡` when the question asks of 杜奥蒙堡): the name is about that other thing — not
+    a kind the KG uses (`弗吉尼亚级` of `弗吉尼亚级攻击型核潜艇`)."""
+    if partial.how != "partial":
+        return False
+    name, spelled = table.names[partial.key], nq[partial.start : partial.end]
+    if not name.startswith(spelled):
+        return False
+    rest = name[len(spelled) :]
+    return len(rest) >= 2 and rest in table.exact and rest not in nq and rest not in table.kinds
 
 
 def _little_of_it_round_a_name(table: NameTable, partial: Mention, exact: list[Mention], nq: str) -> bool:
