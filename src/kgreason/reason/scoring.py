@@ -40,6 +40,7 @@ from kgreason.reason.lexicon import (
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import abbreviation_in, longest_common_substring
 
+NO_EVENTS: frozenset[int] = frozenset()
 EVENT_SAID_CHARS = 2  # the question spells this much of an event's name (besides the start's) to name it in part
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
 NOT_A_DATE = -2.0  # the answer-kind score of a non-date for a when-question: surer than other kind mismatches
@@ -456,7 +457,7 @@ class ChainScore:
     external: float
     hop_scores: tuple[float, ...]
     # the hops into an event that the next hop leaves along a supported relation: they need no words of their own
-    into_events: frozenset[int] = frozenset()
+    into_events: frozenset[int] = NO_EVENTS
 
 
 class ChainScorer:
@@ -480,6 +481,8 @@ class ChainScorer:
         self._mentions = analysis.mention_set
         self._bound = analysis.bound_keys  # a property computed each time it is read: once per question here
         self._events: dict[str, bool] = {}  # node key -> the KG types it as an event
+        self._joins: dict[int, bool] = {}  # id(edge) -> it enters an event joining its start to another name
+        self._said: dict[tuple[str, str], bool] = {}  # (chain start, event) -> the question names the event in part
         self._hops: dict[int, tuple[frozenset[int], float, bool]] = {}
         self._alias_cover: dict[int, frozenset[int]] = {}
         self._kinds: dict[tuple[str, int], float] = {}
@@ -525,11 +528,16 @@ class ChainScorer:
         """The hop enters an event that joins its start to another name of the question (`6纵…拿下垛庄`: `攻占垛庄`
         has `执行部队 6纵` and `攻占地点 垛庄`): the question describes that event by both, so as a bridge (not the
         answer) the hop is supported as if the question named it."""
-        if e.src not in self._mentions or macro_kind(self.index, e.dst) != "event":
+        if e.src not in self._mentions:
             return False
-        # (two names the KG joins directly, `F-35B 主要用户 美国海军陆战队`, need no event between them)
-        direct = {f.dst for f in self.index.edges(e.src)}
-        return any(f.dst != e.src and f.dst in self._mentions and f.dst not in direct for f in self.index.edges(e.dst))
+        got = self._joins.get(id(e))
+        if got is None:
+            # (two names the KG joins directly, `F-35B 主要用户 美国海军陆战队`, need no event between them)
+            direct = {f.dst for f in self.index.edges(e.src)}
+            got = self._joins[id(e)] = macro_kind(self.index, e.dst) == "event" and any(
+                f.dst != e.src and f.dst in self._mentions and f.dst not in direct for f in self.index.edges(e.dst)
+            )
+        return got
 
     def _kind_named(self, key: str) -> frozenset[int]:
         """Positions of the residual that a kind the KG states of the node spells (its category values)."""
@@ -553,8 +561,12 @@ class ChainScorer:
     def _event_said(self, chain: Chain, i: int) -> bool:
         """The event hop `i` enters is named in part by the question's words besides the chain's start (`俄国黑海舰队
         …自沉了几艘` enters `黑海舰队自沉封港`), not only reached (`尼曼来自哪国` through the exercise he commanded)."""
-        rest = normalize_text(self.index.name(chain.edges[i].dst)).replace(chain.start, "|")
-        return longest_common_substring(rest, self._residual)[0] >= EVENT_SAID_CHARS
+        key = (chain.start, chain.edges[i].dst)
+        got = self._said.get(key)
+        if got is None:
+            rest = normalize_text(self.index.name(chain.edges[i].dst)).replace(chain.start, "|")
+            got = self._said[key] = longest_common_substring(rest, self._residual)[0] >= EVENT_SAID_CHARS
+        return got
 
     def _is_event(self, key: str) -> bool:
         got = self._events.get(key)
@@ -634,7 +646,7 @@ class ChainScorer:
         analysis, weights = self.analysis, self.weights
         covered: set[int] = set()
         hop_scores: list[float] = []
-        into_events: set[int] = set()
+        into_events: list[int] = []
         weak = 0
         start_words = self._kept_names.get(chain.start)
         last = len(chain.edges) - 1
@@ -662,9 +674,10 @@ class ChainScorer:
                 hop_score, hop_weak = NODE_SUPPORT, False
             covered |= hop_covered
             hop_scores.append(hop_score)
-            into_event = self._into_event(chain, i)
+            # (only an unsupported hop needs the event's reading: `_into_event` is looked at then alone)
+            into_event = hop_weak and self._into_event(chain, i)
             if into_event and self._event_said(chain, i):
-                into_events.add(i)
+                into_events.append(i)
             weak += hop_weak and not into_event and not self._out_of_event_to_asked(chain, i)
         # `X -r-> Y <-r- Z` reaches a sibling of X; rarely what a question asks, unless it says so (`与X同一天`)
         edges = chain.edges
@@ -706,4 +719,5 @@ class ChainScorer:
             + weights.bridge_mention * bridge_mentions
             + weights.external * ext
         )
-        return ChainScore(total, coverage, mean_rel, kind, ext, tuple(hop_scores), frozenset(into_events))
+        events = frozenset(into_events) if into_events else NO_EVENTS
+        return ChainScore(total, coverage, mean_rel, kind, ext, tuple(hop_scores), events)
