@@ -151,7 +151,7 @@ class NameTable:
         self.degree = {k: n.degree for k, n in index.nodes.items()}
         self.words = index.vocabulary
         self.alias_group = index.alias_group
-        self.kinds = frozenset(k for k in index.nodes if is_category(index, k))  # nodes the KG uses as kinds
+        self._index = index  # for the lookups made only when a question needs them (`is_kind`)
         # short numbers (`105`) are no names by themselves, but they are when the question says whose they are
         self.short_numbers: dict[str, set[str]] = defaultdict(set)  # number -> normalised relations reaching it
         inner: dict[str, set[str]] = defaultdict(set)
@@ -244,6 +244,10 @@ class NameTable:
             for start, keys in starts.items()
             if len(keys) == 1 and start not in self.exact and is_side(index, next(iter(keys)))
         }
+
+    def is_kind(self, key: str) -> bool:
+        """The KG uses the node as a kind (`kinds.is_category`): looked up when a link needs it, not per document."""
+        return is_category(self._index, key)
 
     @cached_property
     def _inside_words(self) -> tuple[dict[str, list[str]], dict[str, str]]:
@@ -473,7 +477,7 @@ def _goes_on_with_another_name(table: NameTable, partial: Mention, nq: str) -> b
     if not name.startswith(spelled):
         return False
     rest = name[len(spelled) :]
-    return len(rest) >= 2 and rest in table.exact and rest not in nq and rest not in table.kinds
+    return len(rest) >= 2 and rest in table.exact and rest not in nq and not table.is_kind(rest)
 
 
 def _little_of_it_round_a_name(table: NameTable, partial: Mention, exact: list[Mention], nq: str) -> bool:

@@ -103,31 +103,33 @@ def _of_asked_kind(cands: list[Candidate], index: KGIndex, analysis: Analysis, c
     if cands[0].origin == "count" and len(cands[0].answer_keys) == 1 and mw and mw not in GENERIC_MEASURE_WORDS:
         # a count of one node for `几艘` shows no number in that counter (the KG may state it a hop further)
         return False
-    if not coarse:
-        return True
-    a = analysis
-    asked = asked_macro_kinds(index, a.form, a.person, a.type_word, a.type_word_ends_phrase, a.person_role)
-    kind = macro_kind(index, cands[0].answer_keys[0]) if asked and cands[0].answer_keys else None
-    return kind is None or kind in asked
+    return not coarse or not _of_unasked_macro_kind(cands[0], index, _asked_macro_kinds(index, analysis))
 
 
 KIND_MISMATCH = -1.0  # an answer-kind score this low: what the candidate answers cannot be what is asked
 
 
+def _asked_macro_kinds(index: KGIndex, analysis: Analysis) -> frozenset[str]:
+    a = analysis
+    return asked_macro_kinds(index, a.form, a.person, a.type_word, a.type_word_ends_phrase, a.person_role)
+
+
+def _macro_kind_of(c: Candidate, index: KGIndex) -> str | None:
+    return macro_kind(index, c.answer_keys[0]) if c.answer_keys else None
+
+
+def _of_unasked_macro_kind(c: Candidate, index: KGIndex, asked: frozenset[str]) -> bool:
+    """The candidate's answer has a coarse kind, and not one the question may ask (`asked`, empty: any)."""
+    return bool(asked) and (k := _macro_kind_of(c, index)) is not None and k not in asked
+
+
 def _of_asked_macro_kind_first(cands: list[Candidate], index: KGIndex, analysis: Analysis) -> list[Candidate]:
     """Candidates whose answer is of a coarse kind the question cannot ask (a ship for `哪座城市`, a date for `谁`)
     go after those of a kind it asks, when there are such (`kinds.asked_macro_kinds`)."""
-    a = analysis
-    asked = asked_macro_kinds(index, a.form, a.person, a.type_word, a.type_word_ends_phrase, a.person_role)
-    if not asked:
+    asked = _asked_macro_kinds(index, analysis)
+    if not asked or not any(_macro_kind_of(c, index) in asked for c in cands):
         return cands
-
-    def kind(c: Candidate) -> str | None:
-        return macro_kind(index, c.answer_keys[0]) if c.answer_keys else None
-
-    if not any(kind(c) in asked for c in cands):
-        return cands
-    return sorted(cands, key=lambda c: (k := kind(c)) is not None and k not in asked)
+    return sorted(cands, key=lambda c: _of_unasked_macro_kind(c, index, asked))
 
 
 def _stated_count_first(cands: list[Candidate], index: KGIndex, analysis: Analysis) -> list[Candidate]:
@@ -196,7 +198,7 @@ def _every_hop_supported(cands: list[Candidate], scored: list[ScoredChain], kind
         return False
     # a hop into an event the next hop leaves along a supported relation needs no words of its own
     hops = [h for i, h in enumerate(score.hop_scores) if i not in score.into_events]
-    if score.hop_scores and cands[0].features.get("answer_kind", 0.0) >= kind_shown and hops:
+    if hops and cands[0].features.get("answer_kind", 0.0) >= kind_shown:
         hops = hops[:-1]
     if not hops:
         return bool(score.into_events)  # the event's own supported relation spoke for it

@@ -40,7 +40,6 @@ from kgreason.reason.lexicon import (
 from kgreason.text.normalize import normalize_text
 from kgreason.text.overlap import abbreviation_in, longest_common_substring
 
-NO_EVENTS: frozenset[int] = frozenset()
 EVENT_SAID_CHARS = 2  # the question spells this much of an event's name (besides the start's) to name it in part
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
 NOT_A_DATE = -2.0  # the answer-kind score of a non-date for a when-question: surer than other kind mismatches
@@ -457,7 +456,7 @@ class ChainScore:
     external: float
     hop_scores: tuple[float, ...]
     # the hops into an event that the next hop leaves along a supported relation: they need no words of their own
-    into_events: frozenset[int] = NO_EVENTS
+    into_events: frozenset[int] = frozenset()
 
 
 class ChainScorer:
@@ -719,5 +718,4 @@ class ChainScorer:
             + weights.bridge_mention * bridge_mentions
             + weights.external * ext
         )
-        events = frozenset(into_events) if into_events else NO_EVENTS
-        return ChainScore(total, coverage, mean_rel, kind, ext, tuple(hop_scores), events)
+        return ChainScore(total, coverage, mean_rel, kind, ext, tuple(hop_scores), frozenset(into_events))
