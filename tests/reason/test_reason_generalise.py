@@ -2378,3 +2378,19 @@ def test_a_partial_link_whose_name_goes_on_with_another_things_name_is_no_link()
     question = "杜奥蒙堡是哪一天被法军收复的？"
     assert "法军收复沃堡" not in _analysis_on(rows, question).mention_set
     assert _answer_on(rows, question).answers == ("1916年10月24日",)
+
+
+def test_a_relation_names_own_two_characters_beside_a_synonym_tell_it_from_its_siblings() -> None:
+    # `实际投入` matches 参战 of all three by the synonym 投入; 实际, right beside it, is spelled by one name alone
+    rows = [
+        ("甲战役", "战役", "计划参战兵力", "22个团", "数值"),
+        ("甲战役", "战役", "实际参战兵力", "105个团", "数值"),
+        ("甲战役", "战役", "参战人数", "约20万人", "数值"),
+    ]
+    assert _answer_on(rows, "甲战役实际投入了多少个团？", "L1").answers == ("105个团",)
+    # ... but two characters of a name elsewhere in the question are no evidence (`部队` is a common word)
+    rows = [
+        ("乙岛战役", "战役", "日方指挥官", "乙某", "人物"),
+        ("乙岛战役", "战役", "美军两栖部队指挥官", "甲某", "人物"),
+    ]
+    assert _answer_on(rows, "乙岛战役中，日军守岛部队由谁统率？", "L1").answers == ("乙某",)

@@ -88,6 +88,7 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
     rel = normalize_text(relation)
     best = RelationMatch(0.0, frozenset())
     own: frozenset[int] = frozenset()  # what the relation's own name spells, when it spells half of it or more
+    short_own: frozenset[int] = frozenset()  # a shorter piece of it (two characters), evidence only beside a match
     for v in relation_variants(rel):
         if not v:
             continue
@@ -122,8 +123,14 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
                 s, covered = PIECES_WEIGHT * (n + len(second)) / len(v), covered | second
             if s >= 0.5 or n >= OWN_PIECE_CHARS:
                 own = covered
+            elif n >= 2:
+                short_own = covered
         if s > best.score:
             best = RelationMatch(s, covered)
+    if short_own and _adjacent(short_own, best.covered):
+        # `实际投入` for `实际参战兵力`: the synonym 投入 matches, and the name's own 实际 right beside it tells it
+        # from `计划参战兵力`; two characters elsewhere in the question (`部队`) are too common to count
+        own = own | short_own
     if own - best.covered:
         # the score is the best variant's, but the words the relation's own name spells are covered too
         # (`开始装备部队` spells 开始装备 of `开始装备时间`, whose synonym `装备` scores higher)
@@ -150,6 +157,11 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
 OWN_PIECE_CHARS = 3
 LONG_RELATION_CHARS = 6  # a relation name this long is matched by the share of its bigrams the question spells
 PIECES_WEIGHT = 0.9  # a relation name the question spells in two pieces, against the same characters in a row
+
+
+def _adjacent(a: frozenset[int], b: frozenset[int]) -> bool:
+    """Two spans of residual positions that touch end to start, either way round."""
+    return bool(a and b) and (max(a) + 1 == min(b) or max(b) + 1 == min(a))
 
 
 def _second_piece(name: str, residual: str, start: int, end: int) -> frozenset[int] | None:
