@@ -2394,3 +2394,17 @@ def test_a_relation_names_own_two_characters_beside_a_synonym_tell_it_from_its_s
         ("乙岛战役", "战役", "美军两栖部队指挥官", "甲某", "人物"),
     ]
     assert _answer_on(rows, "乙岛战役中，日军守岛部队由谁统率？", "L1").answers == ("乙某",)
+
+
+def test_an_hour_question_is_answered_by_a_value_the_kg_types_as_a_time() -> None:
+    # `在几点失守` asks a time; the KG states the hour (`约18时30分`, typed 时间, no date), the battle the day
+    rows = [
+        ("甲农庄失守", "作战行动", "所属战役", "乙战役", "作战行动"),
+        ("甲农庄失守", "作战行动", "发生时间", "约18时30分", "时间"),
+        ("甲农庄失守", "作战行动", "守军", "丙营", "部队"),
+        ("乙战役", "作战行动", "发生时间", "1815年6月18日", "时间"),
+    ]
+    assert _analysis_on(rows, "甲农庄大约是在几点失守的？").form == "time"
+    assert _answer_on(rows, "甲农庄大约是在几点失守的？", "L1").answers == ("约18时30分",)
+    # a count of points is no time question
+    assert _analysis_on(rows, "甲农庄失守后提出了几点意见？").form != "time"

@@ -166,6 +166,12 @@ class KGIndex:
     def _periods(self) -> dict[str, Period | None]:
         return {}
 
+    def typed_as_time(self, key: str) -> bool:
+        """The KG types the node as a time (`时间`, `日期`), whether or not its name parses as a date (a clock time
+        `约18时30分` does not)."""
+        node = self.nodes.get(key)
+        return node is not None and any(normalize_text(t) in DATE_TYPES for t in node.types)
+
     @cached_property
     def _dates(self) -> dict[str, DateValue]:
         out: dict[str, DateValue] = {}

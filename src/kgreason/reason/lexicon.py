@@ -415,6 +415,8 @@ TIME_QUESTION_PATTERNS: tuple[str, ...] = (
     r"(?<!多长)(?<!多少)(?<!长)(?:时间|日期|年份)(?:是|为)?$",
     r"(?:于|在)何(?![处地方])",  # `于何时`, `在何年`; not `位于何处` (a place)
     r"什么日期",
+    # the hour or the day (`在几点失守`, `几时几分`, `几月几日`); not `几点意见` (a count of points)
+    r"(?:在|于|是|约)几点|几点钟|几时几分|几月几[日号]",
 )
 PLACE_QUESTION_PATTERNS: tuple[str, ...] = (
     r"哪里",

@@ -288,7 +288,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     if form == "time":
         # a when-question's answer is a date: anything else is wrong however well its relation matches (`歼-20原型机是
         # 在哪一天首次试飞的` is not answered by the prototype's number)
-        return 1.0 if is_date else NOT_A_DATE
+        # … or a value the KG types as a time (the hour of `在几点失守`: `约18时30分` is no date)
+        return 1.0 if is_date or (index.is_literal(end) and index.typed_as_time(end)) else NOT_A_DATE
     if form == "number":
         if is_qty:
             # a unit asked (`多少节`) wants a quantity of its dimension: a speed, not a tonnage of the same ship
