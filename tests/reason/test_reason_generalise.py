@@ -2408,3 +2408,15 @@ def test_an_hour_question_is_answered_by_a_value_the_kg_types_as_a_time() -> Non
     assert _answer_on(rows, "甲农庄大约是在几点失守的？", "L1").answers == ("约18时30分",)
     # a count of points is no time question
     assert _analysis_on(rows, "甲农庄失守后提出了几点意见？").form != "time"
+
+
+def test_a_former_name_asked_by_when_it_was_called_so() -> None:
+    # `在研制初期叫什么名字`: a former name; the words between the name and `叫` say when, with no 的 they describe no
+    # other thing
+    rows = [
+        ("甲-9", "武器装备", "别名", "雷神", "名称"),
+        ("甲-9", "武器装备", "曾用名", "捕食者C", "名称"),
+        ("甲-9", "武器装备", "研制国家", "美国", "国家"),
+        ("甲-9", "武器装备", "研制单位", "乙公司", "组织机构"),
+    ]
+    assert _answer_on(rows, "“雷神”无人机在研制初期叫什么名字？", "L1").answers == ("捕食者C",)

@@ -64,6 +64,7 @@ RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
             "以前叫",
             "之前叫",
             "原来叫",
+            *(w + "叫" for w in ("最初", "起初", "当初", "初期", "早期", "起先", "一开始")),
             *(w + "之前" for w in NAMING_EVENT_WORDS),
         },
     )

@@ -347,8 +347,11 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
         and last.is_alias
         and analysis.names_described
         and any(last.src in index.alias_group(k) for k in mention_keys)
+        and len(relation_match(last.relation, analysis.residual).covered) < 2
     ):
-        return -1.0  # the name of a thing the question describes is asked, not another name of the one it names
+        # the name of a thing the question describes is asked, not another name of the one it names — unless the
+        # question spells which of its names (`在研制初期叫什么` -> 曾用名), not just `叫`
+        return -1.0
     # entity-like answers (a long description is a fine answer to 什么/如何 questions)
     if is_date or is_qty:
         return -1.0
