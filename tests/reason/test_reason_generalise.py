@@ -2420,3 +2420,18 @@ def test_a_former_name_asked_by_when_it_was_called_so() -> None:
         ("甲-9", "武器装备", "研制单位", "乙公司", "组织机构"),
     ]
     assert _answer_on(rows, "“雷神”无人机在研制初期叫什么名字？", "L1").answers == ("捕食者C",)
+
+
+def test_after_a_comma_the_rest_is_said_of_the_name_a_clause_described() -> None:
+    # `在甲地投入反击的乙师，所属那个军的军长是谁`: the clause before the comma describes 乙师; the rest is said of
+    # it (its corps' commander), not of the battle the clause names (whose commander is a person too)
+    rows = [
+        ("甲地战役", "战役", "反击部队", "乙师", "部队"),
+        ("甲地战役", "战役", "守军指挥官", "丙某", "人物"),
+        ("甲地战役", "战役", "发生地点", "甲地", "地点"),
+        ("乙师", "部队", "隶属于", "丁军", "部队"),
+        ("丁军", "部队", "军长", "戊某", "人物"),
+    ]
+    question = "在甲地投入反击的乙师，所属那个军的军长是谁？"
+    assert _analysis_on(rows, question).subject == "乙师"
+    assert _answer_on(rows, question, "L2").answers == ("戊某",)

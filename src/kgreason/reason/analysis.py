@@ -196,6 +196,9 @@ class Analysis:
     # the name the question's predicate is said of, right before it (`…盟军第30军由谁指挥`: 第30军), when the
     # question names others too; "" when it does not say
     subject: str = ""
+    # the words after it when a comma follows it (`…投入反击的英国第2师，所属那个军的军长是谁`): what is said of it
+    # there, not in the clause before, leads from it to the answer; "" otherwise
+    subject_rest: str = ""
     type_word_names_events: bool = False  # the asked noun is a kind of event in this KG (`哪起事故`, `哪项任务`)
     # the person types a relation spelled like the asked noun reaches (`试飞员` -> `人物`, as `X 试飞员 Y` has it)
     role_person_types: frozenset[str] = frozenset()
@@ -1321,6 +1324,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         # `X属于哪一级舰`: `属于` before a kind question classifies X; it names no relation (`隶属于` is no class)
         spans.append((category.start() - len(CLASSIFYING_COPULA), category.start()))
     unknown_kind = "" if type_word else _unknown_kind(nq)
+    subject, subject_rest = _subject(nq, kept, index, q)
     return Analysis(
         question=question,
         mapped=q,
@@ -1357,7 +1361,8 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         type_word_names_events=noun_names_events(index, type_word),
         type_word_ends_phrase=bool(type_word) and (tw_end == len(nq) or bool(_PHRASE_END.match(nq, tw_end))),
         person_role=_person_role(nq),
-        subject=_subject(nq, kept, index, q),
+        subject=subject,
+        subject_rest=subject_rest,
         role_person_types=role_person_types(index, type_word),
         names_described=_names_described(nq, kept),
         compared_relations=compared_relations,
@@ -1373,22 +1378,27 @@ _ROLE_AFTER_WHO = re.compile(rf"由{WHO}(?:担任|出任)?([\u4e00-\u9fff]{{2,4}
 SUBJECT_LINKS_MAX = 2
 
 
-def _subject(nq: str, mentions: list[Mention], index: KGIndex, mapped: MappedText) -> str:
+def _subject(nq: str, mentions: list[Mention], index: KGIndex, mapped: MappedText) -> tuple[str, str]:
     """The key of the name right before the question's predicate — joined to its question word by at most a
     light word (`X由谁指挥`, `X是哪一年服役的`, `X被谁击沉`) — when the question names another node too.
     Only a name spelled in full, alone (not one of `A和B`), of a thing rather than a kind (`…的第五代战斗机`, `那艘
     055型驱逐舰` describe what is asked)."""
     if len({m.key for m in mentions}) < 2:
-        return ""
+        return "", ""
     listed = {m.key for group in listed_names(nq, mentions, mapped) for m in group}
     for m in sorted(mentions, key=lambda m: -m.end):
         after = nq[m.end :]
         for _ in range(SUBJECT_LINKS_MAX):  # `X是由谁…`: light words in a row
             after = after[len(next((g for g in SUBJECT_LINKS if after.startswith(g)), "")) :]
+        alone = m.how == "exact" and m.key not in listed and not is_category(index, m.key)
         if after.startswith(INTERROGATIVES):
-            alone = m.how == "exact" and m.key not in listed
-            return m.key if alone and not is_category(index, m.key) else ""
-    return ""
+            return (m.key if alone else ""), ""
+        comma = mapped.gap(m.end, m.end).strip() in ("，", ",")
+        if comma and nq[: m.start].endswith(POSSESSIVE) and m.end == max(x.end for x in mentions):
+            # `在科希马投入反击的英国第2师，所属那个军的军长是谁`: a name a clause describes, then a comma: the rest
+            # of the question is said of it
+            return (m.key, residual_words(nq[m.end :])) if alone else ("", "")
+    return "", ""
 
 
 def _person_role(nq: str) -> str:

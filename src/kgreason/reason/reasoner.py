@@ -45,7 +45,7 @@ from kgreason.reason.negation import (
 from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
 from kgreason.reason.reading import QuestionReading, read_question
 from kgreason.reason.respectively import respective_parts, respectively_candidates, union_parts
-from kgreason.reason.scoring import SUPPORTED_HOP
+from kgreason.reason.scoring import SUPPORTED_HOP, relation_match
 from kgreason.reason.select import Selection, find_selection, select_candidates
 from kgreason.reason.special import bool_candidates, choice_candidates
 from kgreason.reason.textmap import map_text
@@ -167,7 +167,15 @@ def _on_subject_first(cands: list[Candidate], analysis: Analysis) -> list[Candid
     mentioned = analysis.mention_set
 
     def on(c: Candidate) -> bool:
-        return any([n for n in ch.nodes[:-1] if n in mentioned][-1:] == [subject] for ch in c.chains)
+        return any([n for n in ch.nodes[:-1] if n in mentioned][-1:] == [subject] and said(ch) for ch in c.chains)
+
+    def said(ch: Chain) -> bool:
+        # after a comma, the hop out of the subject is one the words after it say (`所属那个军` -> 隶属于), not one
+        # of the clause that described it (`投入反击` -> the battle's 反击部队)
+        if not analysis.subject_rest:
+            return True
+        at = ch.nodes.index(subject)
+        return at < len(ch.edges) and relation_match(ch.edges[at].relation, analysis.subject_rest).score >= 0.5
 
     if not any(on(c) and c.features.get("answer_kind", 0.0) > 0 for c in cands):
         return cands
