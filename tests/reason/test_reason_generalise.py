@@ -2435,3 +2435,17 @@ def test_after_a_comma_the_rest_is_said_of_the_name_a_clause_described() -> None
     question = "在甲地投入反击的乙师，所属那个军的军长是谁？"
     assert _analysis_on(rows, question).subject == "乙师"
     assert _answer_on(rows, question, "L2").answers == ("戊某",)
+
+
+def test_the_time_one_thing_took_between_two_of_its_dates() -> None:
+    # `从安放龙骨到正式服役，前后一共花了几个月`: each side's words name one of the ship's dates; the months between
+    rows = [
+        ("甲舰", "舰艇", "安放龙骨时间", "1905年10月2日", "时间"),
+        ("甲舰", "舰艇", "下水时间", "1906年2月10日", "时间"),
+        ("甲舰", "舰艇", "服役时间", "1906年12月2日", "时间"),
+        ("甲舰", "舰艇", "建造单位", "乙船厂", "组织机构"),
+    ]
+    rec = _answer_on(rows, "甲舰从安放龙骨到正式服役，前后一共花了几个月？", "L3")
+    assert rec.answers == ("14",)
+    assert rec.main_path[:2] == (("甲舰", "安放龙骨时间", "1905年10月2日"), ("甲舰", "服役时间", "1906年12月2日"))
+    assert _answer_on(rows, "甲舰从下水到服役用了多少天？", "L3").answers == ("295",)

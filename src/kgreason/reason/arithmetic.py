@@ -18,12 +18,13 @@ from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.checks import Check
-from kgreason.reason.lexicon import DIFFERENCE_PATTERNS, TIME_SPAN_UNITS
+from kgreason.reason.lexicon import DIFFERENCE_PATTERNS, SPAN_PATTERN, TIME_SPAN_UNITS
 from kgreason.text.normalize import normalize_text
 
 _DIFFERENCE = re.compile("|".join(DIFFERENCE_PATTERNS))
 # the words between the two sides: `A比B多出几架`, `X时，距离Y过去了几天`
 _COMPARED_AT = re.compile("比|距离")
+_SPAN = re.compile(SPAN_PATTERN)
 
 
 def asks_difference(analysis: Analysis) -> bool:
@@ -40,10 +41,10 @@ def time_unit(analysis: Analysis) -> str | None:
 def difference_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
     """The difference between the best-named values of the question's two sides (one candidate), or [] when the
     question names no two things with comparable values."""
+    unit = time_unit(analysis)
     sides = _sides(analysis)
     if sides is None:
-        return []
-    unit = time_unit(analysis)
+        return _span_candidates(index, analysis, unit)
     aspect = "time" if unit else "number"
     # the question's own words name the attributes (a time window took `殉国` of `X殉国之后` out of the residual)
     words = analysis.mapped.norm
@@ -64,6 +65,12 @@ def difference_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]
                 best = (s, oa, ob)
     if best is None:
         return []
+    return _difference_candidate(best, unit, aspect)
+
+
+def _difference_candidate(
+    best: tuple[float, AttributeOption, AttributeOption], unit: str | None, aspect: str
+) -> list[Candidate]:
     _, oa, ob = best
     amount = _difference(oa.value, ob.value, unit)
     if amount is None:
@@ -75,6 +82,33 @@ def difference_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]
     chains = (oa.chain, ob.chain)
     check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), derived)
     return [Candidate((amount,), (), "数值", dedupe(main), best[0], chains, (check,), origin="count")]
+
+
+def _span_candidates(index: KGIndex, analysis: Analysis, unit: str | None) -> list[Candidate]:
+    """`X从安放龙骨到正式服役，前后一共花了几个月`: the time between two dates of the one thing named, each the date
+    the words on its side name best; [] when the question is not so or no two of its dates answer."""
+    span = _SPAN.search(analysis.mapped.norm)
+    keys = list(dict.fromkeys(m.key for m in analysis.mentions))
+    if span is None or unit is None or len(keys) != 1:
+        return []
+    options = attribute_options(index, keys[0], "time")
+    start_words, end_words = span.group(1), span.group(2)
+    best: tuple[float, AttributeOption, AttributeOption] | None = None
+    for oa in options:
+        sa = option_score(index, oa, start_words)
+        for ob in options:
+            if oa.edge.triple is ob.edge.triple or not value_less(oa.value, ob.value):
+                continue  # one date twice, or an end not after the start
+            s = sa + option_score(index, ob, end_words)
+            if best is None or s > best[0]:
+                best = (s, oa, ob)
+    if best is None or best[0] < 2 * SPAN_SIDE_NAMED:
+        return []
+    return _difference_candidate(best, unit, "time")
+
+
+# each side's date must be named by its words about as well as a relation by a synonym (option_score doubles it)
+SPAN_SIDE_NAMED = 0.9
 
 
 def _sides(analysis: Analysis) -> tuple[list[str], list[str]] | None:

@@ -451,6 +451,10 @@ DIFFERENCE_PATTERNS: tuple[str, ...] = (
     r"比.{1,16}?(?:多|少|早|晚|高|低|大|小|长|短|重|轻|远|近)(?:出|了)?(?:多少|几)",
     r"(?:相隔|相差|间隔|前后相隔|差了|过了|过去了)(?:多少|几)",
     r"(?:提高|增加|减少|降低|增长|下降|延长|缩短)了?(?:多少|几)",
+    # the time one thing took between two of its dates (`从安放龙骨到正式服役，前后一共花了几个月`)
+    SPAN_PATTERN := (
+        r"从(.{1,12}?)到(.{1,12}?)(?:前后)?(?:一共|总共|共)?(?:花了|用了|历时|耗时|经历了|经过了|过了)(?:多少|几)"
+    ),
 )
 # Units of time a difference of dates is asked in (`几天`, `多少年`, `几个月`): the unit, and the name it is read as
 TIME_SPAN_UNITS: tuple[tuple[str, str], ...] = (
