@@ -134,6 +134,9 @@ def test_yes_no_and_count_answers() -> None:
     flights = (("歼-20", "首飞时间", "2011年1月11日"), ("歼-10", "首飞时间", "1998年3月23日"))
     assert check("歼-20比歼-10晚多少天首飞？", answer_type="数值", answers=("4677天",), main_path=flights) == []
     assert check("歼-20比歼-10晚多少天首飞？", answer_type="数值", answers=("很多",), main_path=flights) != []
+    # … in months or weeks too (`前后一共花了几个月` -> `14个月`)
+    assert check("歼-20比歼-10晚多少个月首飞？", answer_type="数值", answers=("154个月",), main_path=flights) == []
+    assert check("歼-20比歼-10晚多少周首飞？", answer_type="数值", answers=("668周",), main_path=flights) == []
 
 
 def test_constraints_quote_the_question() -> None:

@@ -198,6 +198,10 @@ def test_find_period_synonyms_and_span() -> None:
         ("187~255 HB", 187, "unit:hb"),
         ("55HRC", 55, "unit:hrc"),
         ("385.2 J/(kg·K)", 385.2, "unit:jkgk"),
+        # spans of time in weeks and months (a month: the mean Gregorian month)
+        ("3周", 3 * 604800, "duration"),
+        ("2个星期", 2 * 604800, "duration"),
+        ("14个月", 14 * 2629746, "duration"),
     ],
 )
 def test_parse_quantity(text: str, lo: float, dimension: str) -> None:

@@ -45,6 +45,9 @@ def _units() -> dict[str, Unit]:
         ("duration", 60.0, ("分钟", "min")),
         ("duration", 3600.0, ("小时", "h")),
         ("duration", 86400.0, ("天", "昼夜")),
+        ("duration", 604800.0, ("周", "星期", "个星期")),
+        # a month as the mean Gregorian month: spans in months compare with spans in days, roughly
+        ("duration", 2629746.0, ("个月",)),
         ("power", 1.0, ("瓦", "W")),
         ("power", 1000.0, ("千瓦", "kW", "KW")),
         ("power", 1e6, ("兆瓦", "MW")),
