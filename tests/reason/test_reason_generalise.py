@@ -2449,3 +2449,15 @@ def test_the_time_one_thing_took_between_two_of_its_dates() -> None:
     assert rec.answers == ("14",)
     assert rec.main_path[:2] == (("甲舰", "安放龙骨时间", "1905年10月2日"), ("甲舰", "服役时间", "1906年12月2日"))
     assert _answer_on(rows, "甲舰从下水到服役用了多少天？", "L3").answers == ("295",)
+
+
+def test_a_relation_names_modifier_spelled_spread_out_tells_it_from_a_plain_synonym() -> None:
+    # `日本方面习惯把X称作什么`: 称作 matches 别名 and 日方称谓 alike (the naming synonyms); 日方, the words before
+    # 称谓 in the name, is spelled in `日本方面` a character apart
+    rows = [
+        ("甲湾海战", "战役", "别名", "第二次乙海海战", "名称"),
+        ("甲湾海战", "战役", "日方称谓", "丙冲海战", "名称"),
+        ("甲湾海战", "战役", "发生时间", "1944年10月23日", "时间"),
+    ]
+    assert _answer_on(rows, "日本方面习惯把甲湾海战称作什么？", "L1").answers == ("丙冲海战",)
+    assert _answer_on(rows, "甲湾海战还被称作什么？", "L1").answers == ("第二次乙海海战",)

@@ -30,6 +30,7 @@ from kgreason.reason.lexicon import (
     ORGANISATION_TYPE_HINTS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_HINTS,
+    RELATION_SYNONYMS,
     SAME_KIND_HEADS,
     THING_TYPE_HINTS,
     TYPE_RELATION_HINTS,
@@ -88,7 +89,7 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
     rel = normalize_text(relation)
     best = RelationMatch(0.0, frozenset())
     own: frozenset[int] = frozenset()  # what the relation's own name spells, when it spells half of it or more
-    short_own: frozenset[int] = frozenset()  # a shorter piece of it (two characters), evidence only beside a match
+    best_variant = ""
     for v in relation_variants(rel):
         if not v:
             continue
@@ -123,14 +124,15 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
                 s, covered = PIECES_WEIGHT * (n + len(second)) / len(v), covered | second
             if s >= 0.5 or n >= OWN_PIECE_CHARS:
                 own = covered
-            elif n >= 2:
-                short_own = covered
         if s > best.score:
-            best = RelationMatch(s, covered)
-    if short_own and _adjacent(short_own, best.covered):
-        # `实际投入` for `实际参战兵力`: the synonym 投入 matches, and the name's own 实际 right beside it tells it
-        # from `计划参战兵力`; two characters elsewhere in the question (`部队`) are too common to count
-        own = own | short_own
+            best, best_variant = RelationMatch(s, covered), v
+    if best_variant and best_variant != rel and not own - best.covered:
+        # `日本方面…称作` for `日方称谓`: the synonym 称作 matches 称谓, and the words before it in the name (日方) are
+        # spelled in the question too, each character within a few of the last (`日本方面`, `普鲁士一方`), or in a
+        # row (`实际投入` for `实际参战兵力`: not `计划参战兵力`) — what tells the name from its siblings
+        modifier = _modifier_before(rel, best_variant)
+        if len(modifier) >= 2:
+            own = own | _spread_in(modifier, residual)
     if own - best.covered:
         # the score is the best variant's, but the words the relation's own name spells are covered too
         # (`开始装备部队` spells 开始装备 of `开始装备时间`, whose synonym `装备` scores higher)
@@ -159,9 +161,36 @@ LONG_RELATION_CHARS = 6  # a relation name this long is matched by the share of 
 PIECES_WEIGHT = 0.9  # a relation name the question spells in two pieces, against the same characters in a row
 
 
-def _adjacent(a: frozenset[int], b: frozenset[int]) -> bool:
-    """Two spans of residual positions that touch end to start, either way round."""
-    return bool(a and b) and (max(a) + 1 == min(b) or max(b) + 1 == min(a))
+def _modifier_before(rel: str, variant: str) -> str:
+    """The characters of a relation name before the first word of `variant`'s synonym group it contains (`日方` of
+    `日方称谓` for the variant `称作`), "" when none."""
+    at = min(
+        (rel.find(w) for g in RELATION_SYNONYMS if variant in g for w in g if len(w) >= 2 and w in rel),
+        default=-1,
+    )
+    return rel[:at] if at > 0 else ""
+
+
+MODIFIER_GAP = 3  # how many characters of the question may stand between two of a name's modifier's (`普鲁士一方`)
+
+
+def _spread_in(word: str, residual: str) -> frozenset[int]:
+    """The positions from the first to the last character of `word` spelled in the residual in order, each within
+    MODIFIER_GAP characters of the one before and in one segment; empty when it is not so spelled."""
+    start = residual.find(word[0])
+    while start >= 0:
+        at, ok = start, True
+        for ch in word[1:]:
+            window = residual[at + 1 : at + 2 + MODIFIER_GAP].split("|")[0]
+            found = window.find(ch)
+            if found < 0:
+                ok = False
+                break
+            at += 1 + found
+        if ok:
+            return frozenset(range(start, at + 1))
+        start = residual.find(word[0], start + 1)
+    return frozenset()
 
 
 def _second_piece(name: str, residual: str, start: int, end: int) -> frozenset[int] | None:
