@@ -2461,3 +2461,22 @@ def test_a_relation_names_modifier_spelled_spread_out_tells_it_from_a_plain_syno
     ]
     assert _answer_on(rows, "日本方面习惯把甲湾海战称作什么？", "L1").answers == ("丙冲海战",)
     assert _answer_on(rows, "甲湾海战还被称作什么？", "L1").answers == ("第二次乙海海战",)
+
+
+def test_the_size_a_question_gives_a_group_it_counts_in_is_no_node_to_pass_through() -> None:
+    # `甲批次的4艘艇中，有几艘…`: `4艘` is the contract's value too, but here it only says how big the group is
+    rows = [
+        ("甲批次", "批次", "包含舰艇", "甲号", "潜艇"),
+        ("甲批次", "批次", "包含舰艇", "乙号", "潜艇"),
+        ("甲批次", "批次", "包含舰艇", "丙号", "潜艇"),
+        ("甲批次", "批次", "包含舰艇", "丁号", "潜艇"),
+        ("甲号", "潜艇", "总装厂", "东船厂", "组织机构"),
+        ("乙号", "潜艇", "总装厂", "东船厂", "组织机构"),
+        ("丙号", "潜艇", "总装厂", "西船厂", "组织机构"),
+        ("丁号", "潜艇", "总装厂", "西船厂", "组织机构"),
+        ("甲批次合同", "合同", "对应批次", "甲批次", "批次"),
+        ("甲批次合同", "合同", "采购数量", "4艘", "数值"),
+    ]
+    question = "甲批次的4艘艇中，有几艘是在东船厂完成总装的？"
+    assert "4艘" not in _analysis_on(rows, question).mention_set
+    assert _answer_on(rows, question, "L2").answers == ("2",)

@@ -13,7 +13,7 @@ from typing import Literal
 
 from kgreason.kg.dates import DateValue, find_dates, find_month_days
 from kgreason.kg.index import KGIndex
-from kgreason.kg.quantities import Quantity, find_quantities, parse_quantity
+from kgreason.kg.quantities import Quantity, find_quantities, parse_count, parse_quantity
 from kgreason.reason.kinds import is_category, kind_word_after, noun_names_events, role_person_types
 from kgreason.reason.lexicon import (
     A_NOT_A,
@@ -1110,6 +1110,17 @@ def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str,
     return roles
 
 
+_GROUP_IN = re.compile(r"[^\d，,。？?|]{0,4}?(?:当中|之中|中|里)")
+
+
+def _group_size(nq: str, m: Mention, index: KGIndex) -> bool:
+    """A count value the question gives a group (`X的4艘艇中`): after 的, before the noun counted and `中` / `里`."""
+    if not index.is_literal(m.key) or not nq[: m.start].endswith(POSSESSIVE):
+        return False
+    count = parse_count(index.name(m.key))
+    return count is not None and bool(count[1]) and _GROUP_IN.match(nq, m.end) is not None
+
+
 def _names_own_relation(index: KGIndex, key: str, word: str) -> bool:
     """The marker word names a relation of the node itself (`加入CSG21`, and CSG21 has `加入舰艇`): a relation word of
     the chain, not a side."""
@@ -1275,6 +1286,8 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         kept = [m for m in kept if not (m.start == tw_end + 1 and is_category(index, m.key))]
     # `歼-20的气动布局是什么`: a weak link that spells a relation name of the KG exactly is that relation, not a name
     kept = [m for m in kept if m.how in ("exact", "core", "group") or nq[m.start : m.end] not in index.relation_names]
+    # `第一批次的4艘艇中，有几艘…`: the size the question gives a group it counts in is no node to pass through
+    kept = [m for m in kept if not _group_size(nq, m, index)]
     comp_found = _comparative(nq, kept, q)
     form, comparative = _form(nq, comp_found, [(n.start, n.end) for n in numerics])
     comp_full = comp_found if form == "choice" else None
