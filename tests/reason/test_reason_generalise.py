@@ -2480,3 +2480,15 @@ def test_the_size_a_question_gives_a_group_it_counts_in_is_no_node_to_pass_throu
     question = "甲批次的4艘艇中，有几艘是在东船厂完成总装的？"
     assert "4艘" not in _analysis_on(rows, question).mention_set
     assert _answer_on(rows, question, "L2").answers == ("2",)
+
+
+def test_a_piece_of_a_name_spelled_in_pieces_never_cuts_a_number() -> None:
+    # `华野…第74师的纵队`: `第7` lies inside `第74`, so 华野, 第7 and 纵队 do not spell 华野第7纵队
+    rows = [
+        ("甲战役", "战役", "阻援部队", "华野第7纵队", "部队"),
+        ("甲战役", "战役", "围攻部队", "华野第1纵队", "部队"),
+        ("甲战役", "战役", "被围歼部队", "整编第74师", "部队"),
+    ]
+    assert "华野第7纵队" not in _analysis_on(rows, "华野直接投入围攻整编第74师的纵队一共有几个？").mention_set
+    # … a number spelled whole still does (`第7`, then 纵队)
+    assert "华野第7纵队" in _analysis_on(rows, "华野第7的那个纵队担任什么任务？").mention_set

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
@@ -744,8 +744,7 @@ def _composed(table: NameTable, q: MappedText, hits: dict[str, int]) -> list[Men
             continue
         if len(bare) < 2 * MIN_NAME_CHARS or bare in nq:
             continue
-        pieces, covered = _pieces(bare, nq)
-        pieces = [(a, b) for a, b in pieces if not _splits_alnum(q, a, b)]
+        pieces, covered = _pieces(bare, nq, lambda a, b: not _splits_alnum(q, a, b))
         if (
             len(pieces) < 2
             or covered / len(bare) < COMPOSED_MIN_COVERAGE
@@ -757,20 +756,22 @@ def _composed(table: NameTable, q: MappedText, hits: dict[str, int]) -> list[Men
     return out
 
 
-def _pieces(name: str, nq: str) -> tuple[list[tuple[int, int]], int]:
+def _pieces(
+    name: str, nq: str, whole: Callable[[int, int], bool] = lambda a, b: True
+) -> tuple[list[tuple[int, int]], int]:
     """The question's spans spelling `name` piece by piece (longest first, left to right; two characters or more),
-    and how many of the name's characters they and the synonyms of its other words spell."""
+    and how many of the name's characters they and the synonyms of its other words spell. A span `whole` refuses
+    (one that cuts a number: `第7` of `第74师`) spells nothing."""
     spans: list[tuple[int, int]] = []
     covered = [False] * len(name)
     i = 0
     while i < len(name) - 1:
         j = len(name)
-        while j - i >= 2 and name[i:j] not in nq:
+        while j - i >= 2 and (at := _whole_at(name[i:j], nq, whole)) < 0:
             j -= 1
         if j - i < 2:
             i += 1
             continue
-        at = nq.find(name[i:j])
         spans.append((at, at + j - i))
         covered[i:j] = [True] * (j - i)
         i = j
@@ -791,6 +792,14 @@ def _pieces(name: str, nq: str) -> tuple[list[tuple[int, int]], int]:
         if not covered[i] and alone and (ch in nq or ch in NAME_PARTICLES):
             covered[i] = True
     return sorted(set(spans)), sum(covered)
+
+
+def _whole_at(piece: str, nq: str, whole: Callable[[int, int], bool]) -> int:
+    """Where the question spells `piece` as a whole (the first such place), -1 when nowhere."""
+    at = nq.find(piece)
+    while at >= 0 and not whole(at, at + len(piece)):
+        at = nq.find(piece, at + 1)
+    return at
 
 
 def _gapped(table: NameTable, q: MappedText) -> list[Mention]:
