@@ -2492,3 +2492,20 @@ def test_a_piece_of_a_name_spelled_in_pieces_never_cuts_a_number() -> None:
     assert "华野第7纵队" not in _analysis_on(rows, "华野直接投入围攻整编第74师的纵队一共有几个？").mention_set
     # … a number spelled whole still does (`第7`, then 纵队)
     assert "华野第7纵队" in _analysis_on(rows, "华野第7的那个纵队担任什么任务？").mention_set
+
+
+def test_the_noun_counted_before_the_count_is_the_kind_asked() -> None:
+    # `…投降的俄舰里，岸防舰有几艘`: 岸防舰 is the kind counted among the ships, not one node the count must pass
+    rows = [
+        ("甲分队投降", "事件", "投降指挥官", "乙某", "人物"),
+        ("甲分队投降", "事件", "投降舰艇", "甲号", "舰艇"),
+        ("甲分队投降", "事件", "投降舰艇", "乙号", "舰艇"),
+        ("甲分队投降", "事件", "投降舰艇", "丙号", "舰艇"),
+        ("甲号", "舰艇", "类型", "岸防舰", "舰种"),
+        ("乙号", "舰艇", "类型", "岸防舰", "舰种"),
+        ("丙号", "舰艇", "类型", "战列舰", "舰种"),
+        ("丁号", "舰艇", "类型", "岸防舰", "舰种"),
+    ]
+    question = "跟着乙某一起投降的俄舰里，岸防舰有几艘？"
+    assert _analysis_on(rows, question).type_word == "岸防舰"
+    assert _answer_on(rows, question, "L3").answers == ("2",)

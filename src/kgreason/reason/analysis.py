@@ -493,8 +493,12 @@ _TYPE_WORD_AFTER = re.compile(rf"(?:哪一?[{MEASURE_WORDS}些国]?|什么|何�
 _ONE_THING_MEASURE_WORDS = "".join(c for c in MEASURE_WORDS if c not in KIND_MEASURE_WORDS)
 # the asked noun before the question word: `…的驱逐舰有哪些`, `…的两栖攻击舰是哪一艘` (one thing), `…的北约国家中，
 # 哪一个…` (a member of the group named before 中)
+_THING_COUNTERS = "".join(c for c in MEASURE_WORDS if c not in KIND_MEASURE_WORDS)
 _TYPE_WORD_BEFORE = re.compile(
     rf"(?:有|是|包括|分别是|都有)?(?:哪些|哪几)|(?P<one>(?:是|为)哪一?[{_ONE_THING_MEASURE_WORDS}])|(?:中|里)(?=哪|谁)"
+    # `…的俄舰里，岸防舰有几艘`, `…的纵队一共有几个`: the noun counted, before the count (not a group whose kinds
+    # are counted: `…的第五代战斗机共有几型`)
+    rf"|(?:一共|总共|共)?有(?:几|多少)[{_THING_COUNTERS}]$"
 )
 
 
