@@ -2509,3 +2509,18 @@ def test_the_noun_counted_before_the_count_is_the_kind_asked() -> None:
     question = "跟着乙某一起投降的俄舰里，岸防舰有几艘？"
     assert _analysis_on(rows, question).type_word == "岸防舰"
     assert _answer_on(rows, question, "L3").answers == ("2",)
+
+
+def test_who_is_younger_compares_births_and_answers_the_person() -> None:
+    # `甲军团和乙联军的统帅…两人中谁更年轻`: ages compare dates of birth (the youngest was born last), of the
+    # commanders a hop from the named armies; the answer is the commander, not his army (nor the armies' strengths)
+    rows = [
+        ("甲军团", "部队", "统帅", "甲帅", "人物"),
+        ("乙联军", "部队", "统帅", "乙帅", "人物"),
+        ("甲军团", "部队", "兵力", "约7.2万人", "数值"),
+        ("乙联军", "部队", "兵力", "约6.8万人", "数值"),
+        ("甲帅", "人物", "出生日期", "1769年8月15日", "时间"),
+        ("乙帅", "人物", "出生日期", "1769年5月1日", "时间"),
+    ]
+    assert _answer_on(rows, "甲军团和乙联军的统帅恰好同一年出生，两人中谁更年轻？", "L3").answers == ("甲帅",)
+    assert _answer_on(rows, "甲军团和乙联军的统帅相比，谁更年长？", "L3").answers == ("乙帅",)

@@ -210,7 +210,13 @@ ORDER_WORDS: dict[str, tuple[str, str]] = {
     "最慢": ("quantity", "min"),
     "最轻": ("quantity", "min"),
     "最短": ("quantity", "min"),
+    # ages compare birth dates: the youngest was born last
+    "最年轻": ("time", "max"),
+    "最年长": ("time", "min"),
 }
+# Words that compare ages (`谁更年轻`): what is compared is a date of birth, named by BIRTH_WORD.
+AGE_WORDS: tuple[str, ...] = ("年轻", "年长")
+BIRTH_WORD = "出生"
 # Comparative words of which-of-two questions (`A和B哪个更早`) -> (aspect, direction of the winner): each adjective
 # alone and after the degree adverbs 更 / 较 (`远`, `更远`, `较远`), plus 先 / 后.
 _COMPARATIVE_ADJECTIVES: dict[str, tuple[str, str]] = {
@@ -235,6 +241,8 @@ _COMPARATIVE_ADJECTIVES: dict[str, tuple[str, str]] = {
 COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
     "先": ("time", "min"),
     "后": ("time", "max"),
+    **{adverb + "年轻": ("time", "max") for adverb in ("", "更", "较")},
+    **{adverb + "年长": ("time", "min") for adverb in ("", "更", "较")},
     **{adverb + word: v for word, v in _COMPARATIVE_ADJECTIVES.items() for adverb in ("更", "较")},
     **{word: v for word, v in _COMPARATIVE_ADJECTIVES.items() if word != "强"},
 }

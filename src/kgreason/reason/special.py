@@ -22,12 +22,15 @@ from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
 from kgreason.reason.lexicon import (
+    AGE_WORDS,
+    BIRTH_WORD,
     DATE_NOUNS,
     NEGATIVE_VALUE_STARTS,
     PLACE_TYPE_WORDS,
     SAME_WORDS,
     UNKNOWN_VALUES,
     names_event_type,
+    names_person_type,
 )
 from kgreason.reason.scoring import SUPPORTED_HOP, relation_match
 from kgreason.text.normalize import normalize_text
@@ -241,7 +244,7 @@ def choice_candidates(index: KGIndex, analysis: Analysis, attribute_named: bool 
     if len(keys) > 2:
         return _choice_among_many(index, analysis, keys)
     opts_a, opts_b = (_own_options(index, k, aspect, keys) for k in keys)
-    residual = analysis.residual
+    residual = _compared_words(analysis)
     score_a = [option_score(index, o, residual) for o in opts_a]
     score_b = [option_score(index, o, residual) for o in opts_b]
     best: tuple[float, AttributeOption, AttributeOption] | None = None
@@ -277,6 +280,12 @@ def choice_candidates(index: KGIndex, analysis: Analysis, attribute_named: bool 
     return _winner_candidate(index, analysis, winner, [loser], keys[0] if winner is oa else keys[1])
 
 
+def _compared_words(analysis: Analysis) -> str:
+    """The words that name the attribute compared: the question's, and a birth for an age (`谁更年轻`)."""
+    ages = any(w in analysis.comparative_text for w in AGE_WORDS)
+    return f"{analysis.residual}|{BIRTH_WORD}" if ages else analysis.residual
+
+
 def _stands_in(sa: float, sb: float, same: bool, named: float) -> bool:
     """The question names an attribute (`翼展`) one side lacks, and an unnamed one of that side would stand in for it:
     neither of the pair is named while one attribute is, or the two differ and only one of them is named."""
@@ -296,7 +305,7 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
     for opts in options:
         best: dict[str, tuple[float, AttributeOption]] = {}
         for o in opts:
-            rel, score = normalize_text(o.edge.relation), option_score(index, o, analysis.residual)
+            rel, score = normalize_text(o.edge.relation), option_score(index, o, _compared_words(analysis))
             if rel not in best or score > best[rel][0]:
                 best[rel] = (score, o)
         best_by_relation.append(best)
@@ -356,7 +365,12 @@ def _winner_candidate(
     main.extend(derived)
     chains = tuple(o.chain for o in (winner, *others))
     check = Check("time" if aspect == "time" else "numeric", "order", "", True, (), derived)
-    key = winner.holder if winner.bridge is None or _asks_event(index, analysis, winner.holder) else listed
+    # the listed name, unless the value is the holder's own, the holder is an event the question counts, or it is
+    # the person asked where the listed name is none (`北方军团和英荷联军的统帅…谁更年轻`: a commander)
+    person = analysis.person and names_person_type(index.types_text(winner.holder))
+    person = person and not names_person_type(index.types_text(listed))
+    own = winner.bridge is None or _asks_event(index, analysis, winner.holder) or person
+    key = winner.holder if own else listed
     return [
         Candidate(
             (index.name(key),),
