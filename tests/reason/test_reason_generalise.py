@@ -2524,3 +2524,18 @@ def test_who_is_younger_compares_births_and_answers_the_person() -> None:
     ]
     assert _answer_on(rows, "甲军团和乙联军的统帅恰好同一年出生，两人中谁更年轻？", "L3").answers == ("甲帅",)
     assert _answer_on(rows, "甲军团和乙联军的统帅相比，谁更年长？", "L3").answers == ("乙帅",)
+
+
+def test_how_long_asks_a_duration_also_of_the_one_a_comparison_picks() -> None:
+    # `…翼展更长的那一种最多能连续飞多久`: the longer-winged variant is picked, then how long it flies — a duration,
+    # not its wingspan
+    rows = [
+        ("甲机", "武器装备", "包含型别", "甲机A", "武器装备"),
+        ("甲机", "武器装备", "包含型别", "甲机B", "武器装备"),
+        ("甲机A", "武器装备", "翼展", "20.1米", "数值"),
+        ("甲机B", "武器装备", "翼展", "24米", "数值"),
+        ("甲机A", "武器装备", "续航时间", "27小时", "数值"),
+        ("甲机B", "武器装备", "续航时间", "40小时以上", "数值"),
+    ]
+    assert _answer_on(rows, "甲机B最多能连续飞多久？", "L1").answers == ("40小时以上",)
+    assert _answer_on(rows, "甲机的两大型别里，翼展更长的那一种最多能连续飞多久？", "L3").answers == ("40小时以上",)

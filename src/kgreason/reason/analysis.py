@@ -34,8 +34,10 @@ from kgreason.reason.lexicon import (
     COUNT_PATTERNS,
     COUNTRY_TYPE_WORDS,
     DEGREE_MARKERS,
+    DURATION_UNIT,
     EVENT_MEASURE_WORDS,
     EXCLUDE_FRAMES,
+    HOW_LONG_PATTERNS,
     HOW_MANY_WORDS,
     INTERROGATIVES,
     KIND_MEASURE_WORDS,
@@ -1429,14 +1431,16 @@ _MEASURE = re.compile(rf"(?:几|多少)([{MEASURE_WORDS}人])")
 
 
 _UNIT_ASKED = re.compile(r"(?:几|多少)([^\W\d_]{1,3})")
+_HOW_LONG = re.compile("|".join(HOW_LONG_PATTERNS))
 
 
 def _asked_unit(nq: str) -> str:
     """The unit of measure right after 多少/几 (`多少节`, `多少公里`): one the quantity parser knows with a dimension
-    of its own — a counter (`多少名`) is `measure_word`'s."""
+    of its own — a counter (`多少名`) is `measure_word`'s; for a question of how long (`飞多久`, `持续了多长时间`),
+    a unit of time (what is compared is the dimension: a duration, not a wingspan)."""
     m = _UNIT_ASKED.search(nq)
     if m is None:
-        return ""
+        return DURATION_UNIT if _HOW_LONG.search(nq) else ""
     for k in range(len(m.group(1)), 0, -1):
         q = parse_quantity("1" + m.group(1)[:k])
         if q is not None and q.dimension and not q.dimension.startswith("count:"):

@@ -443,6 +443,7 @@ NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
     r"多高",
     r"多远",
     r"多长",
+    r"多久",  # how long: a duration (HOW_LONG_PATTERNS)
     r"多重",
     r"多快",
     r"多深",
@@ -453,6 +454,9 @@ NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
     r"几吨",
     r"几公里",
 )
+# How long something lasted or can last (`飞多久`, `持续了多长时间`): a duration is asked, in any unit of time.
+HOW_LONG_PATTERNS: tuple[str, ...] = (r"多久", r"多长(?:的)?时间", r"多少时间")
+DURATION_UNIT = "天"  # a unit of that dimension, for comparing dimensions
 # How much two values differ: a comparison word then how-many (`比B多出几架`, `提高了多少马力`), or a span
 # (`相隔多少年`, `过了几天`) — the answer is a difference computed in code (reason/arithmetic.py).
 DIFFERENCE_PATTERNS: tuple[str, ...] = (

@@ -83,7 +83,7 @@ def find_selection(analysis: Analysis) -> Selection | None:
         if not word:
             continue
         rest = nq[m.end() :]
-        if not re.search(r"什么|多少|哪|谁|何|几", rest):
+        if not re.search(r"什么|多少|哪|谁|何|几|多[久长大高远重宽深]", rest):  # (`多久`: how long, too)
             continue
         aspect, direction = {**COMPARATIVE_WORDS, **ORDER_WORDS}[word]
         before = [k for k in analysis.mentions if k.end <= m.start()]
