@@ -2539,3 +2539,25 @@ def test_how_long_asks_a_duration_also_of_the_one_a_comparison_picks() -> None:
     ]
     assert _answer_on(rows, "甲机B最多能连续飞多久？", "L1").answers == ("40小时以上",)
     assert _answer_on(rows, "甲机的两大型别里，翼展更长的那一种最多能连续飞多久？", "L3").answers == ("40小时以上",)
+
+
+def test_the_noun_after_a_picking_comparison_names_the_members_compared() -> None:
+    # `甲机出动架数最多的那次行动，打击的是哪些目标`: the members are the bomber's operations (the noun 行动 after
+    # `那次`), compared by the value the clause names; one with no such value is not in the running, and the bomber's
+    # own numbers (`原计划采购数量`) compare nothing
+    rows = [
+        ("甲机", "武器装备", "主要设计者", "甲某", "人物"),
+        ("甲机", "武器装备", "主要设计者", "乙某", "人物"),
+        ("甲机", "武器装备", "原计划采购数量", "132架", "数值"),
+        ("甲机", "武器装备", "参加行动", "黎明行动", "军事行动"),
+        ("甲机", "武器装备", "参加行动", "子夜行动", "军事行动"),
+        ("甲机", "武器装备", "参加行动", "乙地空袭", "军事行动"),
+        ("黎明行动", "军事行动", "出动甲机数量", "3架", "数值"),
+        ("子夜行动", "军事行动", "出动甲机数量", "7架", "数值"),
+        ("黎明行动", "军事行动", "打击目标", "丙基地", "地点"),
+        ("子夜行动", "军事行动", "打击目标", "丁设施", "地点"),
+        ("子夜行动", "军事行动", "打击目标", "戊设施", "地点"),
+        ("乙地空袭", "军事行动", "打击目标", "己营地", "地点"),
+    ]
+    rec = _answer_on(rows, "甲机出动架数最多的那次行动，打击的是哪些目标？", "L3")
+    assert sorted(rec.answers) == ["丁设施", "戊设施"]

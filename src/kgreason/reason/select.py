@@ -36,6 +36,7 @@ from kgreason.reason.generate import (
     score_all,
     top_groups,
 )
+from kgreason.reason.kinds import noun_names_events
 from kgreason.reason.lexicon import (
     AMONG_WORDS,
     COMPARATIVE_WORDS,
@@ -178,9 +179,17 @@ def _members(
     for m in analysis.mentions:
         if m.key in sel.group:
             residual = residual.replace(normalize_text(m.text), "|")
-    # the kind the question asks is the rest's (`…的那一型主要由哪个军种使用`: a 军种), not the members' kind
+    # the kind the question asks is the rest's (`…的那一型主要由哪个军种使用`: a 军种), not the members' kind — which
+    # is the noun right after the selector, if any (`…出动架数最多的那次行动，打击的是…`: the members are 行动)
+    after = analysis.mapped.norm[sel.rest_start :]
+    noun = next(
+        (w for n in range(4, 1, -1) if (w := after[:n]) in index.vocabulary and w not in index.relation_names), ""
+    )
+    cleared = asked_kind_cleared(analysis)
     sub = replace(
-        asked_kind_cleared(analysis),
+        replace(cleared, type_word=noun, type_text=noun, type_word_names_events=noun_names_events(index, noun))
+        if noun
+        else cleared,
         residual="|".join(w for w in residual.split("|") if w),
         asked="",
         form="set",
@@ -217,6 +226,11 @@ def select_candidates(
             continue
         best = max(options, key=lambda o: option_score(index, o, sel.context))
         valued.append((key, reach, best))
+    named = [v for v in valued if option_score(index, v[2], sel.context) > 0]
+    if len(named) >= 2:
+        # members with a value the clause names are compared; one without such a value is not shown to be in
+        # the running (an operation with no `出动B-2数量` is not compared by the bomber's own `原计划采购数量`)
+        valued = named
     if len(valued) < 2:
         return []
     want_min = sel.direction == "min"
