@@ -2561,3 +2561,14 @@ def test_the_noun_after_a_picking_comparison_names_the_members_compared() -> Non
     ]
     rec = _answer_on(rows, "甲机出动架数最多的那次行动，打击的是哪些目标？", "L3")
     assert sorted(rec.answers) == ["丁设施", "戊设施"]
+
+
+def test_a_yes_no_threshold_names_its_attribute_before_the_yes_no_words() -> None:
+    # `英军阵亡人数有没有超过2万人`: the attribute is 英军阵亡人数 (not 伤亡), the words before `有没有`
+    rows = [
+        ("甲战役第一天", "事件", "英军伤亡人数", "57470人", "数值"),
+        ("甲战役第一天", "事件", "英军阵亡人数", "19240人", "数值"),
+    ]
+    analysis = _analysis_on(rows, "甲战役第一天，英军阵亡人数有没有超过2万人？")
+    assert analysis.numerics[0].attribute == "英军阵亡人数"
+    assert _answer_on(rows, "甲战役第一天，英军阵亡人数有没有超过2万人？", "L1").answers == ("否",)

@@ -935,7 +935,8 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
         relation = relation or NUMERIC_COMPARATORS[comparator]
         cstart = ns - len(comparator)
         head = nq[:cstart]
-        filler = re.search(r"(?:在|为|是|达|约|有|均|都)*$", head)
+        # (and the yes/no words between the attribute and the comparison: `阵亡人数有没有超过2万人`)
+        filler = re.search(r"(?:有没有|是否|是不是|有无|在|为|是|达|约|有|均|都)*$", head)
         stem = head[: filler.start()] if filler else head
         attribute = next((r for r in rel_names if len(r) >= 2 and stem.endswith(r)), "")
         if not attribute:
