@@ -2572,3 +2572,16 @@ def test_a_yes_no_threshold_names_its_attribute_before_the_yes_no_words() -> Non
     analysis = _analysis_on(rows, "甲战役第一天，英军阵亡人数有没有超过2万人？")
     assert analysis.numerics[0].attribute == "英军阵亡人数"
     assert _answer_on(rows, "甲战役第一天，英军阵亡人数有没有超过2万人？", "L1").answers == ("否",)
+
+
+def test_a_yes_no_question_reaching_a_value_that_states_a_presence_is_answered_yes() -> None:
+    # `甲机能不能在不开加力的情况下实现超音速巡航`: 超音速巡航能力 具备 says yes; a value that says nothing of it
+    # (another relation's) still says no
+    rows = [
+        ("甲机", "武器装备", "超音速巡航能力", "具备", "属性值"),
+        ("甲机", "武器装备", "隐身能力", "无", "属性值"),
+        ("甲机", "武器装备", "研制单位", "乙局", "组织机构"),
+    ]
+    assert _answer_on(rows, "甲机能不能在不开加力的情况下实现超音速巡航？", "L1").answers == ("是",)
+    assert _answer_on(rows, "甲机有没有隐身能力？", "L1").answers == ("否",)
+    assert _answer_on(rows, "甲机能不能垂直起降？", "L1").answers == ("否",)

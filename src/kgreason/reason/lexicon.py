@@ -479,6 +479,8 @@ TIME_SPAN_UNITS: tuple[tuple[str, str], ...] = (
 # A value that states an absence (`无`, `取消对地攻击能力`): a yes/no question reaching it is answered no.
 NEGATIVE_VALUE_STARTS: tuple[str, ...] = ("无", "没有", "未", "不", "取消", "否")
 UNKNOWN_VALUES: tuple[str, ...] = ("不详", "未知", "不明")  # begun like an absence, they state none
+# A value that states a presence (`超音速巡航能力 具备`): a yes/no question reaching it alone is answered yes.
+AFFIRMATIVE_VALUES: frozenset[str] = frozenset({"具备", "具有", "拥有", "有", "是", "能", "可以", "支持"})
 # Negation right before a name (`不是北约成员国`) and the frame `除…以外` around one: the answer must not connect to it.
 NEGATION_MARKERS: tuple[str, ...] = ("不属于", "不隶属于", "不是", "并非", "不为", "非", "不在", "未", "没有")
 # Negation before a predicate the question names in words, not as a name (`哪一艘最终没有沉没`, `尚未退役的`,

@@ -22,6 +22,7 @@ from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
 from kgreason.reason.lexicon import (
+    AFFIRMATIVE_VALUES,
     AGE_WORDS,
     BIRTH_WORD,
     DATE_NOUNS,
@@ -65,7 +66,11 @@ def bool_candidates(
         return _bool_by_connection(index, analysis, scored, starts)
     if scored:
         best = scored[0]
-        return [_bool(False, best.chain.triples, best.score.total, (best.chain,))]
+        # `X能不能超音速巡航` over `X -超音速巡航能力-> 具备`: a value stating a presence, along a relation the
+        # question's words name, says yes; anything else the one name reaches says nothing, so no
+        hops = best.score.hop_scores
+        yes = normalize_text(best.chain.end) in AFFIRMATIVE_VALUES and bool(hops) and hops[-1] >= SUPPORTED_HOP
+        return [_bool(yes, best.chain.triples, best.score.total, (best.chain,))]
     return [_bool(False, (), 0.0, ())]
 
 
