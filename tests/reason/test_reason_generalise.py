@@ -2585,3 +2585,16 @@ def test_a_yes_no_question_reaching_a_value_that_states_a_presence_is_answered_y
     assert _answer_on(rows, "甲机能不能在不开加力的情况下实现超音速巡航？", "L1").answers == ("是",)
     assert _answer_on(rows, "甲机有没有隐身能力？", "L1").answers == ("否",)
     assert _answer_on(rows, "甲机能不能垂直起降？", "L1").answers == ("否",)
+
+
+def test_a_number_stated_under_the_counted_noun_phrase_answers_before_a_count() -> None:
+    # `…总共部署了多少个地空导弹连`: `地空导弹连数量 19个` spells the phrase counted; the missiles deployed (3 kinds)
+    # only share 地空导弹 with it
+    rows = [
+        ("甲地防空部署", "事件", "部署地点", "甲谷地", "地点"),
+        ("甲地防空部署", "事件", "部署装备", "SA-2地空导弹", "武器装备"),
+        ("甲地防空部署", "事件", "部署装备", "SA-3地空导弹", "武器装备"),
+        ("甲地防空部署", "事件", "部署装备", "SA-6地空导弹", "武器装备"),
+        ("甲地防空部署", "事件", "地空导弹连数量", "19个", "数值"),
+    ]
+    assert _answer_on(rows, "开战前乙国在甲谷地总共部署了多少个地空导弹连？", "L1").answers == ("19个",)

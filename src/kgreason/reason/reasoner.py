@@ -11,6 +11,7 @@ holds.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -32,7 +33,7 @@ from kgreason.reason.constraints import constraints_dict
 from kgreason.reason.described import Described, described_candidates, find_described
 from kgreason.reason.generate import ExternalScore, ScoredChain, chain_candidates
 from kgreason.reason.kinds import asked_macro_kinds, macro_kind
-from kgreason.reason.lexicon import GENERIC_MEASURE_WORDS
+from kgreason.reason.lexicon import GENERIC_MEASURE_WORDS, MEASURE_WORDS
 from kgreason.reason.link import NameTable, link_mentions
 from kgreason.reason.listed import listed_candidates, listed_group
 from kgreason.reason.llm_choice import LLMDecision, choose
@@ -152,6 +153,30 @@ def _stated_count_first(cands: list[Candidate], index: KGIndex, analysis: Analys
             and c.chains[0].edges[: len(counted)] == counted
             and len(c.chains[0].edges) > len(counted)
             and in_counter(index.quantity(c.answer_keys[0]), mw)
+        )
+
+    return sorted(cands, key=lambda c: not stated(c))
+
+
+_COUNTED_PHRASE = re.compile(rf"(?:几|多少)[{MEASURE_WORDS}]([^\W\d_的]{{3,8}}?)(?:呢|吗)?$")
+
+
+def _named_count_first(cands: list[Candidate], index: KGIndex, analysis: Analysis) -> list[Candidate]:
+    """`…一共部署了多少个地空导弹连`: a number stated under a relation that spells the counted noun phrase in full
+    (`地空导弹连数量 19个`) answers it before a count of nodes whose kind only shares a part of it (the 地空导弹 a
+    deployment used)."""
+    found = _COUNTED_PHRASE.search(analysis.mapped.norm) if analysis.form == "count" else None
+    if found is None or not cands or cands[0].origin != "count":
+        return cands
+    phrase = found.group(1)
+
+    def stated(c: Candidate) -> bool:
+        last = c.chains[0].edges[-1] if len(c.chains) == 1 and c.chains[0].edges else None
+        return (
+            c.origin != "count"
+            and last is not None
+            and phrase in normalize_text(last.relation)
+            and index.quantity(c.answer_keys[0]) is not None
         )
 
     return sorted(cands, key=lambda c: not stated(c))
@@ -419,6 +444,7 @@ class Reasoner:
         if self.config.coarse_kinds:
             cands = _of_asked_macro_kind_first(cands, index, analysis)
         cands = _stated_count_first(_asked_kind_first(_on_subject_first(cands, analysis), analysis), index, analysis)
+        cands = _named_count_first(cands, index, analysis)
         shown = cands[: self.config.llm_candidates]
         clock.lap("search")
         pre_constraints = constraints_dict(analysis, shown[0] if shown else None, self._single_fact(q))
