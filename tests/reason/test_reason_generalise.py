@@ -2598,3 +2598,23 @@ def test_a_number_stated_under_the_counted_noun_phrase_answers_before_a_count() 
         ("甲地防空部署", "事件", "地空导弹连数量", "19个", "数值"),
     ]
     assert _answer_on(rows, "开战前乙国在甲谷地总共部署了多少个地空导弹连？", "L1").answers == ("19个",)
+
+
+def test_names_that_describe_the_group_compared_are_not_its_members() -> None:
+    # `甲帅、乙帅指挥打的几次战役里，哪一次歼敌人数最多`: the battles are compared, the two commanders describe them
+    rows = [
+        ("丙战役", "战役", "指挥者", "甲帅", "人物"),
+        ("丙战役", "战役", "歼敌人数", "2.1万余人", "数值"),
+        ("丁战役", "战役", "指挥者", "甲帅", "人物"),
+        ("丁战役", "战役", "指挥者", "乙帅", "人物"),
+        ("丁战役", "战役", "歼敌人数", "5.6万余人", "数值"),
+        ("戊战役", "战役", "指挥者", "乙帅", "人物"),
+        ("戊战役", "战役", "歼敌人数", "3.2万余人", "数值"),
+        ("甲帅", "人物", "出生日期", "1901年8月26日", "时间"),
+        ("乙帅", "人物", "出生日期", "1907年8月10日", "时间"),
+    ]
+    question = "甲帅、乙帅指挥打的几次战役里，哪一次歼敌人数最多？"
+    assert _analysis_on(rows, question).compared == ()
+    assert _answer_on(rows, question, "L3").answers == ("丁战役",)
+    # … but names each said to have something (`各自`) are the ones compared
+    assert _analysis_on(rows, "甲帅和乙帅各自出生的年份中，哪个人的更早？").compared == ("甲帅", "乙帅")

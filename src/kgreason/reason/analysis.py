@@ -347,6 +347,11 @@ def listed_names(nq: str, mentions: Sequence[Mention], mapped: MappedText | None
     return groups
 
 
+# after listed names, a clause ending in `的…里/中` describes a group they are not members of (`指挥打的几次战役里`);
+# right after the names (`A和B中…`), or said of each (`A和B各自采购的…中`), the names are the group
+_DESCRIBED_GROUP = re.compile(r"(?!中|里|当中|之中)(?!.*(?:各自|分别))[^的]+的[^的]*(?:当中|之中|中|里)$")
+
+
 def _comparative(
     nq: str, mentions: list[Mention], mapped: MappedText | None = None
 ) -> tuple[str, str, int, int, tuple[str, ...]] | None:
@@ -361,6 +366,8 @@ def _comparative(
         return None
     for group in listed_names(nq, mentions, mapped):  # `A、B和C中…最早`: every name of the list is compared
         last = group[-1]
+        if last.end <= qm.start() and _DESCRIBED_GROUP.match(nq[last.end : qm.start()]):
+            continue  # `陈毅、粟裕指挥打的几次战役里，哪一次…`: the names describe the group compared, not its members
         # the comparison after the question word (`A和B哪个更早`), else between the names and it (`A和B中射程最远的
         # 是哪一种`); a superlative says it too (`A、B中哪一份的数量最多`)
         if qm.start() < last.end:
@@ -495,12 +502,11 @@ _TYPE_WORD_AFTER = re.compile(rf"(?:哪一?[{MEASURE_WORDS}些国]?|什么|何�
 _ONE_THING_MEASURE_WORDS = "".join(c for c in MEASURE_WORDS if c not in KIND_MEASURE_WORDS)
 # the asked noun before the question word: `…的驱逐舰有哪些`, `…的两栖攻击舰是哪一艘` (one thing), `…的北约国家中，
 # 哪一个…` (a member of the group named before 中)
-_THING_COUNTERS = "".join(c for c in MEASURE_WORDS if c not in KIND_MEASURE_WORDS)
 _TYPE_WORD_BEFORE = re.compile(
     rf"(?:有|是|包括|分别是|都有)?(?:哪些|哪几)|(?P<one>(?:是|为)哪一?[{_ONE_THING_MEASURE_WORDS}])|(?:中|里)(?=哪|谁)"
     # `…的俄舰里，岸防舰有几艘`, `…的纵队一共有几个`: the noun counted, before the count (not a group whose kinds
     # are counted: `…的第五代战斗机共有几型`)
-    rf"|(?:一共|总共|共)?有(?:几|多少)[{_THING_COUNTERS}]$"
+    rf"|(?:一共|总共|共)?有(?:几|多少)[{_ONE_THING_MEASURE_WORDS}]$"
 )
 
 
