@@ -202,6 +202,9 @@ def test_find_period_synonyms_and_span() -> None:
         ("3周", 3 * 604800, "duration"),
         ("2个星期", 2 * 604800, "duration"),
         ("14个月", 14 * 2629746, "duration"),
+        # an approximator after the multiplier: some 39,000 people
+        ("3.9万余人", 39000, "count:人"),
+        ("2万多人", 20000, "count:人"),
     ],
 )
 def test_parse_quantity(text: str, lo: float, dimension: str) -> None:

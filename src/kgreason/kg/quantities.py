@@ -244,6 +244,8 @@ def parse_quantity(text: str, *, lenient: bool = False) -> Quantity | None:
         if second is not None:
             # `1500-2000公里`: the unit follows the second number
             hi, rest = second
+    if rest[:1] in _MULTIPLIERS and rest[1:2] in _APPROXIMATORS:
+        rest = rest[:1] + rest[2:]  # `5.6万余人`: some 56,000 people, the approximator after the multiplier
     # `200余架`, `30多艘`: an approximate count, read as its number (before a lenient reading makes `余架` a unit)
     unit = _parse_unit(rest[1:]) if rest[:1] in _APPROXIMATORS else None
     if unit is None:
