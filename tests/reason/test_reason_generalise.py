@@ -2618,3 +2618,17 @@ def test_names_that_describe_the_group_compared_are_not_its_members() -> None:
     assert _answer_on(rows, question, "L3").answers == ("丁战役",)
     # … but names each said to have something (`各自`) are the ones compared
     assert _analysis_on(rows, "甲帅和乙帅各自出生的年份中，哪个人的更早？").compared == ("甲帅", "乙帅")
+
+
+def test_a_side_start_link_never_cuts_a_word_several_relation_names_begin_with() -> None:
+    # `解放军攻克…`: 解放军 begins 解放军伤亡 and 解放军参战兵力, so `解放` is no start of 解放战争
+    rows = [
+        ("乙战役", "战役", "所属战争", "解放战争", "战争"),
+        ("乙战役", "战役", "解放军伤亡", "3.9万余人", "数值"),
+        ("乙战役", "战役", "解放军参战兵力", "约100万人", "数值"),
+        ("解放战争", "战争", "参战方", "甲军", "部队"),
+        ("丙部", "部队", "所属阵营", "解放战争", "战争"),
+    ]
+    question = "乙战役中，人民解放军伤亡了多少人？"
+    assert "解放战争" not in _analysis_on(rows, question).mention_set
+    assert _answer_on(rows, question, "L1").answers == ("3.9万余人",)

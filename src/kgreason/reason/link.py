@@ -149,7 +149,10 @@ class NameTable:
         self.bare: dict[str, str] = {}  # key -> its name without a trailing kind of its own (composed links)
         self.events = frozenset(k for k in index.nodes if names_event_type(index.types_text(k)))  # event nodes
         self.degree = {k: n.degree for k, n in index.nodes.items()}
-        self.words = index.vocabulary
+        # the KG's words: the endings of its names, types and relation names, and the starts several relation names
+        # share (`解放军` of `解放军伤亡`, `解放军参战兵力`)
+        starts = Counter(normalize_text(r)[:k] for r in index.relations for k in range(2, 5) if len(r) > k)
+        self.words = index.vocabulary | {w for w, n in starts.items() if n >= 2}
         self.alias_group = index.alias_group
         self._index = index  # for the lookups made only when a question needs them (`is_kind`)
         # short numbers (`105`) are no names by themselves, but they are when the question says whose they are
@@ -656,6 +659,7 @@ def _side_starts(table: NameTable, q: MappedText) -> list[Mention]:
             key is not None
             and not _splits_alnum(q, i, i + SIDE_START_CHARS)
             and not _in_ordinal(nq, i, i + SIDE_START_CHARS)
+            and not _cuts_word(table, nq, i + SIDE_START_CHARS)
         ):
             end = i + SIDE_START_CHARS
             out.append(Mention(i, end, q.verbatim(i, end), key, "partial", SIDE_START_SCORE))
