@@ -205,6 +205,11 @@ def test_find_period_synonyms_and_span() -> None:
         # an approximator after the multiplier: some 39,000 people
         ("3.9万余人", 39000, "count:人"),
         ("2万多人", 20000, "count:人"),
+        # rates the unit table does not name: per second, in a dimension of their own; a length per hour is a speed
+        ("每分钟10发", 10 / 60, "rate:count:发"),
+        ("8-10发/分钟", 8 / 60, "rate:count:发"),
+        ("每小时36公里", 10, "speed"),
+        ("900公里/小时", 250, "speed"),
     ],
 )
 def test_parse_quantity(text: str, lo: float, dimension: str) -> None:

@@ -2632,3 +2632,17 @@ def test_a_side_start_link_never_cuts_a_word_several_relation_names_begin_with()
     question = "乙战役中，人民解放军伤亡了多少人？"
     assert "解放战争" not in _analysis_on(rows, question).mention_set
     assert _answer_on(rows, question, "L1").answers == ("3.9万余人",)
+
+
+def test_rates_compare_in_a_picking_comparison() -> None:
+    # `射速最快的那一型`: `每分钟10发` beats `每分钟8发` (rates per minute, no unit of the table)
+    rows = [
+        ("甲系列", "武器装备", "包含型别", "甲-05", "武器装备"),
+        ("甲系列", "武器装备", "包含型别", "甲-05A", "武器装备"),
+        ("甲-05", "武器装备", "最大射速", "每分钟8发", "数值"),
+        ("甲-05A", "武器装备", "最大射速", "每分钟10发", "数值"),
+        ("甲-05", "武器装备", "列装时间", "2007年", "时间"),
+        ("甲-05A", "武器装备", "列装时间", "2019年前后", "时间"),
+    ]
+    question = "甲系列的几个型别里，射速最快的那一型大概是什么时候开始装备部队的？"
+    assert _answer_on(rows, question, "L3").answers == ("2019年前后",)

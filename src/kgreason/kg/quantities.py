@@ -167,6 +167,9 @@ _RE_Q_PREFIX = re.compile(
 )
 _RE_Q_SUFFIX = re.compile(r"(?:左右|以上|以下|多|余|有余|上下|许)*$")
 _APPROXIMATORS = "余多来"  # between a number and its unit: `200余架` is some 200 aircraft
+_PERIOD_SECONDS = {"秒": 1.0, "秒钟": 1.0, "分": 60.0, "分钟": 60.0, "小时": 3600.0, "天": 86400.0, "日": 86400.0}
+_RE_PER_BEFORE = re.compile(r"每(秒钟|秒|分钟|分|小时|天|日)(?=\d)")
+_RE_PER_AFTER = re.compile(r"/(秒钟|秒|分钟|分|小时|天|日)$")
 
 
 def _parse_number(s: str) -> tuple[float, str] | None:
@@ -225,6 +228,25 @@ def parse_quantity(text: str, *, lenient: bool = False) -> Quantity | None:
     Per-unit compound forms (`时速900公里` without a number first) are not quantities. `lenient` (for
     comparisons only, never for typing KG nodes) also reads an unknown unit as its own dimension (`820.0 HB`).
     """
+    plain = _parse_plain(text, lenient=lenient)
+    if plain is not None:
+        return plain
+    # a rate the unit table does not name (`每分钟10发`, `10发/分钟`): the amount per second, in a dimension of its own
+    s = _RE_Q_PREFIX.sub("", prepare_value_text(text), count=1)
+    per = _RE_PER_BEFORE.match(s) or _RE_PER_AFTER.search(s)
+    if per is None:
+        return None
+    rate = _parse_plain(s[per.end() :] if per.start() == 0 else s[: per.start()], lenient=lenient)
+    if rate is None:
+        return None
+    seconds = _PERIOD_SECONDS[per.group(1)]
+    # (a length per period is a speed, in metres per second like the table's speeds)
+    kind = "speed" if rate.dimension == "length" else f"rate:{rate.dimension or rate.unit}"
+    return Quantity(rate.lo / seconds, rate.hi / seconds, kind, rate.unit, rate.factor / seconds, text)
+
+
+def _parse_plain(text: str, *, lenient: bool) -> Quantity | None:
+    """`parse_quantity` without rates."""
     s = prepare_value_text(text)
     s = _RE_Q_PREFIX.sub("", s, count=1)
     s = _RE_Q_SUFFIX.sub("", s, count=1)
