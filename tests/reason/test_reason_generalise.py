@@ -2646,3 +2646,17 @@ def test_rates_compare_in_a_picking_comparison() -> None:
     ]
     question = "甲系列的几个型别里，射速最快的那一型大概是什么时候开始装备部队的？"
     assert _answer_on(rows, question, "L3").answers == ("2019年前后",)
+
+
+def test_which_of_a_described_group_did_it_first_is_a_superlative() -> None:
+    # `在甲枪基础上发展出来的两款武器里，哪一款先列装`: no names listed; the members one relation reaches, earliest
+    rows = [
+        ("乙枪", "武器装备", "改进自", "甲枪", "武器装备"),
+        ("丙枪", "武器装备", "改进自", "甲枪", "武器装备"),
+        ("甲枪", "武器装备", "改进自", "丁枪", "武器装备"),
+        ("乙枪", "武器装备", "列装时间", "1974年", "时间"),
+        ("丙枪", "武器装备", "列装时间", "1961年", "时间"),
+    ]
+    question = "在甲枪基础上发展出来的两款武器里，哪一款先列装？"
+    assert _analysis_on(rows, question).order is not None
+    assert _answer_on(rows, question, "L3").answers == ("丙枪",)

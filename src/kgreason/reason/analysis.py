@@ -1006,6 +1006,9 @@ def attribute_phrase_start(nq: str, start: int) -> int:
 _GROUP_COMPARATIVES = {w: v for w, v in COMPARATIVE_WORDS.items() if len(w) == 2 and w[0] in DEGREE_MARKERS[1:]}
 
 
+_WHICH_FIRST = re.compile(rf"哪一?[{MEASURE_WORDS}]?(先|后)([\u4e00-\u9fff]{{1,4}}?)(?:的|了)?$")
+
+
 def _order(
     q: MappedText,
     mentions: list[Mention],
@@ -1023,6 +1026,12 @@ def _order(
             len(r) >= 2 and after.startswith(r) and _ASKED_NEXT.match(after[len(r) :]) for r in relations
         )
 
+    first = _WHICH_FIRST.search(nq)
+    if first is not None:
+        # `…的两款武器里，哪一款先列装`: which of a group did it first, a superlative in effect
+        aspect, direction = COMPARATIVE_WORDS[first.group(1)]
+        end = first.end()
+        return OrderSpec(q.verbatim(first.start(1), end), aspect, direction, "|" + nq[first.start(2) : end])
     for word in sorted(words, key=len, reverse=True):
         i = nq.find(word)
         while i >= 0 and (
