@@ -176,8 +176,7 @@ class KGIndex:
     def _dates(self) -> dict[str, DateValue]:
         out: dict[str, DateValue] = {}
         for key, node in self.nodes.items():
-            typed = any(normalize_text(t) in DATE_TYPES for t in node.types)
-            v = parse_date(node.name, allow_bare_year=typed)
+            v = parse_date(node.name, allow_bare_year=self.typed_as_time(key))
             if v is not None:
                 out[key] = v
         return out

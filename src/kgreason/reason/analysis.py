@@ -1421,18 +1421,22 @@ def _subject(nq: str, mentions: list[Mention], index: KGIndex, mapped: MappedTex
     if len({m.key for m in mentions}) < 2:
         return "", ""
     listed = {m.key for group in listed_names(nq, mentions, mapped) for m in group}
+
+    def alone(m: Mention) -> bool:
+        return m.how == "exact" and m.key not in listed and not is_category(index, m.key)
+
+    last_end = max(m.end for m in mentions)
     for m in sorted(mentions, key=lambda m: -m.end):
         after = nq[m.end :]
         for _ in range(SUBJECT_LINKS_MAX):  # `X是由谁…`: light words in a row
             after = after[len(next((g for g in SUBJECT_LINKS if after.startswith(g)), "")) :]
-        alone = m.how == "exact" and m.key not in listed and not is_category(index, m.key)
         if after.startswith(INTERROGATIVES):
-            return (m.key if alone else ""), ""
+            return (m.key if alone(m) else ""), ""
         comma = mapped.gap(m.end, m.end).strip() in ("，", ",")
-        if comma and nq[: m.start].endswith(POSSESSIVE) and m.end == max(x.end for x in mentions):
+        if comma and m.end == last_end and nq[: m.start].endswith(POSSESSIVE):
             # `在科希马投入反击的英国第2师，所属那个军的军长是谁`: a name a clause describes, then a comma: the rest
             # of the question is said of it
-            return (m.key, residual_words(nq[m.end :])) if alone else ("", "")
+            return (m.key, residual_words(nq[m.end :])) if alone(m) else ("", "")
     return "", ""
 
 

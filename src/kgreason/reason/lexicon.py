@@ -181,6 +181,9 @@ PLACE_MARKERS: tuple[str, ...] = (
     "进驻",
 )
 
+# Words that compare ages (`谁更年轻`, `最年长`): what is compared is a date of birth (BIRTH_WORD); the youngest was
+# born last.
+_AGE_ADJECTIVES: dict[str, tuple[str, str]] = {"年轻": ("time", "max"), "年长": ("time", "min")}
 # Order / superlative words -> (aspect, direction). aspect "time" compares dates; "quantity" compares numbers.
 ORDER_WORDS: dict[str, tuple[str, str]] = {
     "最早": ("time", "min"),
@@ -210,12 +213,9 @@ ORDER_WORDS: dict[str, tuple[str, str]] = {
     "最慢": ("quantity", "min"),
     "最轻": ("quantity", "min"),
     "最短": ("quantity", "min"),
-    # ages compare birth dates: the youngest was born last
-    "最年轻": ("time", "max"),
-    "最年长": ("time", "min"),
+    **{"最" + word: v for word, v in _AGE_ADJECTIVES.items()},
 }
-# Words that compare ages (`谁更年轻`): what is compared is a date of birth, named by BIRTH_WORD.
-AGE_WORDS: tuple[str, ...] = ("年轻", "年长")
+AGE_WORDS: tuple[str, ...] = tuple(_AGE_ADJECTIVES)
 BIRTH_WORD = "出生"
 # Comparative words of which-of-two questions (`A和B哪个更早`) -> (aspect, direction of the winner): each adjective
 # alone and after the degree adverbs 更 / 较 (`远`, `更远`, `较远`), plus 先 / 后.
@@ -241,8 +241,7 @@ _COMPARATIVE_ADJECTIVES: dict[str, tuple[str, str]] = {
 COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
     "先": ("time", "min"),
     "后": ("time", "max"),
-    **{adverb + "年轻": ("time", "max") for adverb in ("", "更", "较")},
-    **{adverb + "年长": ("time", "min") for adverb in ("", "更", "较")},
+    **{adverb + word: v for word, v in _AGE_ADJECTIVES.items() for adverb in ("", "更", "较")},
     **{adverb + word: v for word, v in _COMPARATIVE_ADJECTIVES.items() for adverb in ("更", "较")},
     **{word: v for word, v in _COMPARATIVE_ADJECTIVES.items() if word != "强"},
 }

@@ -151,7 +151,8 @@ class NameTable:
         self.degree = {k: n.degree for k, n in index.nodes.items()}
         # the KG's words: the endings of its names, types and relation names, and the starts several relation names
         # share (`解放军` of `解放军伤亡`, `解放军参战兵力`)
-        shared = Counter(normalize_text(r)[:k] for r in index.relations for k in range(2, 5) if len(r) > k)
+        relations = [normalize_text(r) for r in index.relations]
+        shared = Counter(r[:k] for r in relations for k in range(2, 5) if len(r) > k)
         self.words = index.vocabulary | {w for w, n in shared.items() if n >= 2}
         self.alias_group = index.alias_group
         self._index = index  # for the lookups made only when a question needs them (`is_kind`)

@@ -220,13 +220,15 @@ def select_candidates(
 ) -> list[Candidate]:
     members = _members(index, analysis, sel, cfg, external)
     valued: list[tuple[str, tuple[PathTriple, ...], AttributeOption]] = []
+    named: list[tuple[str, tuple[PathTriple, ...], AttributeOption]] = []
     for key, reach in members:
         options = attribute_options(index, key, sel.aspect)
         if not options:
             continue
-        best = max(options, key=lambda o: option_score(index, o, sel.context))
+        score, best = max(((option_score(index, o, sel.context), o) for o in options), key=lambda so: so[0])
         valued.append((key, reach, best))
-    named = [v for v in valued if option_score(index, v[2], sel.context) > 0]
+        if score > 0:
+            named.append((key, reach, best))
     if len(named) >= 2:
         # members with a value the clause names are compared; one without such a value is not shown to be in
         # the running (an operation with no `出动B-2数量` is not compared by the bomber's own `原计划采购数量`)

@@ -306,11 +306,12 @@ def _choice_among_many(index: KGIndex, analysis: Analysis, keys: list[str]) -> l
     assert analysis.comparative is not None
     aspect, direction = analysis.comparative
     options = [_own_options(index, k, aspect, keys) for k in keys]
+    words = _compared_words(analysis)
     best_by_relation: list[dict[str, tuple[float, AttributeOption]]] = []
     for opts in options:
         best: dict[str, tuple[float, AttributeOption]] = {}
         for o in opts:
-            rel, score = normalize_text(o.edge.relation), option_score(index, o, _compared_words(analysis))
+            rel, score = normalize_text(o.edge.relation), option_score(index, o, words)
             if rel not in best or score > best[rel][0]:
                 best[rel] = (score, o)
         best_by_relation.append(best)
