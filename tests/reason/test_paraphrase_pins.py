@@ -18,12 +18,12 @@ from kgreason.reason.reasoner import Reasoner
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA = Path(os.environ.get("KGREASON_SHARED_DATA", ROOT.parent / "shared" / "data"))
 ITEMS = json.loads((ROOT / "benchmarks" / "data" / "paraphrases.json").read_text(encoding="utf-8"))
-PINNED = {"sample": 49, "ccks_ext_dev": 29}  # of 50 and 32 (28 before c674fcc)
+PINNED = {"sample": 49, "ccks_ext_dev": 30}  # of 50 and 32 (28 before c674fcc)
 # questions of shapes the data sets do not ask (benchmarks/bench_paraphrase.py explains)
 NEW_SHAPES = json.loads((ROOT / "benchmarks" / "data" / "new_shapes.json").read_text(encoding="utf-8"))
 # of 241 and 278 (224 and 263 before 517aadf and 1394c19; 265 before a name spelled in full won over a partial
 # link spelling little of a longer value round it)
-NEW_SHAPES_PINNED = {"sample": 226, "ccks_ext_dev": 267}
+NEW_SHAPES_PINNED = {"sample": 226, "ccks_ext_dev": 268}
 # negation over a described group, written on the eight KGs before the mechanism (benchmarks/data/negation.json)
 NEGATION = json.loads((ROOT / "benchmarks" / "data" / "negation.json").read_text(encoding="utf-8"))
 NEGATION_PINNED = {"sample": 12, "ccks_ext_dev": 10}  # of 12 and 12 (5 of 24 before reason/negation.py)
@@ -34,7 +34,7 @@ TIME_ORDER_PINNED = {"sample": 11, "ccks_ext_dev": 10}  # of 12 and 12 (17 of 24
 AGGREGATE = json.loads((ROOT / "benchmarks" / "data" / "aggregate.json").read_text(encoding="utf-8"))
 AGGREGATE_PINNED = {"sample": 10, "ccks_ext_dev": 6}  # of 12 and 12 (8 of 24 with da07f57)
 DESCRIBED = json.loads((ROOT / "benchmarks" / "data" / "described.json").read_text(encoding="utf-8"))
-DESCRIBED_PINNED = {"sample": 11, "ccks_ext_dev": 8}  # of 12 and 12 (15 of 24 with da07f57; 9 before 034a30f, by luck)
+DESCRIBED_PINNED = {"sample": 11, "ccks_ext_dev": 9}  # of 12 and 12 (15 of 24 with da07f57; 9 before 034a30f, by luck)
 # a mixed batch written blind after those fixes (19 of 32 with da07f57, 21 with f12145d when first run)
 HOLDOUT_MIXED = json.loads((ROOT / "benchmarks" / "data" / "holdout_mixed.json").read_text(encoding="utf-8"))
 HOLDOUT_MIXED_PINNED = {"sample": 14, "ccks_ext_dev": 13}  # of 16 and 16
@@ -43,7 +43,7 @@ HOLDOUT_ANALYSTS = json.loads((ROOT / "benchmarks" / "data" / "holdout_analysts.
 HOLDOUT_ANALYSTS_PINNED = {"sample": 19, "ccks_ext_dev": 15}  # of 20 and 20
 # a new annotator in the evaluation's own style, written blind after 35d1673 (26 of 40 with da07f57, 27 with 35d1673)
 HOLDOUT_ANNOTATOR = json.loads((ROOT / "benchmarks" / "data" / "holdout_annotator.json").read_text(encoding="utf-8"))
-HOLDOUT_ANNOTATOR_PINNED = {"sample": 16, "ccks_ext_dev": 15}  # of 20 and 20
+HOLDOUT_ANNOTATOR_PINNED = {"sample": 16, "ccks_ext_dev": 16}  # of 20 and 20
 
 
 def _right(name: str, root: Path, items: list[dict[str, Any]] = ITEMS) -> int:

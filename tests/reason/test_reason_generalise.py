@@ -2660,3 +2660,52 @@ def test_which_of_a_described_group_did_it_first_is_a_superlative() -> None:
     question = "在甲枪基础上发展出来的两款武器里，哪一款先列装？"
     assert _analysis_on(rows, question).order is not None
     assert _answer_on(rows, question, "L3").answers == ("丙枪",)
+
+
+SINKING_ROWS: list[tuple[str, str, str, str, str]] = [
+    ("青河号被击沉事件", "事件", "攻击方", "怒涛号", "装备"),
+    ("青河号被击沉事件", "事件", "被击沉舰船", "青河号", "装备"),
+    ("青河号被击沉事件", "事件", "发生时间", "1971年5月2日", "时间"),
+    ("怒涛号", "装备", "类型", "核潜艇", "类别"),
+    ("怒涛号", "装备", "隶属于", "甲国海军", "组织"),
+    ("甲国海军", "组织", "所属国家", "甲国", "国家"),
+    ("青河号", "装备", "类型", "巡洋舰", "类别"),
+    ("青河号", "装备", "隶属于", "乙国海军", "组织"),
+    ("白岭号", "装备", "类型", "驱逐舰", "类别"),
+    ("白岭号", "装备", "隶属于", "甲国海军", "组织"),
+    ("白岭号", "装备", "沉没时间", "1971年5月10日", "时间"),
+    ("丙将军", "人物", "指挥", "空中作战", "事件"),
+    ("丙将军", "人物", "隶属于", "甲国空军", "组织"),
+]
+
+
+def test_a_sort_of_a_noun_asks_the_kind_of_a_thing_described_through_a_kind() -> None:
+    # `被甲国核潜艇击沉的那艘军舰属于什么舰种`: the KG states kinds of ships (`类型 巡洋舰`), so a kind is asked; the
+    # submarine the chain enters from `核潜艇` is described by `甲国` as the answer would be (two hops away)
+    question = "被甲国核潜艇击沉的那艘军舰属于什么舰种？"
+    assert _analysis_on(SINKING_ROWS, question).asks_category
+    assert _answer_on(SINKING_ROWS, question).answers == ("巡洋舰",)
+    # `哪个军种` asks a service: the KG states no kinds ending in 军, so a member is asked, not a kind
+    assert not _analysis_on(SINKING_ROWS, "指挥空中作战的将领属于哪个军种？").asks_category
+
+
+EPOCH_ROWS: list[tuple[str, str, str, str, str]] = [
+    ("甲行动", "军事行动", "投入装备", "雷霆直升机", "装备"),
+    ("甲行动", "军事行动", "发生时间", "1999年3月", "时间"),
+    ("乙行动", "军事行动", "投入装备", "雷霆直升机", "装备"),
+    ("乙行动", "军事行动", "发生时间", "2002年3月", "时间"),
+    ("丙行动", "军事行动", "投入装备", "雷霆直升机", "装备"),
+    ("丙行动", "军事行动", "发生时间", "1989年12月", "时间"),
+]
+
+
+def test_an_after_bound_said_from_its_start_holds_inside_the_bound() -> None:
+    # `进入21世纪以后`: from the century's start; a date inside it holds, said `处于时期内` (not `晚于` the century)
+    rec = _answer_on(EPOCH_ROWS, "进入21世纪以后，雷霆直升机参加过哪些军事行动？", "L3")
+    assert rec.answers == ("乙行动",)
+    assert ("2002年3月", "处于时期内", "21世纪") in rec.main_path
+    assert rec.constraints["time"] == "进入21世纪以后"
+    # `1999年以来` counts 1999 in; `1999年以后` does not
+    since = _answer_on(EPOCH_ROWS, "1999年以来，雷霆直升机参加过哪些军事行动？", "L3")
+    assert set(since.answers) == {"甲行动", "乙行动"}
+    assert _answer_on(EPOCH_ROWS, "1999年以后，雷霆直升机参加过哪些军事行动？", "L3").answers == ("乙行动",)

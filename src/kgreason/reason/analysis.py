@@ -14,7 +14,7 @@ from typing import Literal
 from kgreason.kg.dates import DateValue, find_dates, find_month_days
 from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities, parse_count, parse_quantity
-from kgreason.reason.kinds import is_category, kind_word_after, noun_names_events, role_person_types
+from kgreason.reason.kinds import category_heads, is_category, kind_word_after, noun_names_events, role_person_types
 from kgreason.reason.lexicon import (
     A_NOT_A,
     ALREADY_WORDS,
@@ -65,12 +65,15 @@ from kgreason.reason.lexicon import (
     SET_QUESTION_WORDS,
     SET_WORDS,
     SORT_NOUNS,
+    SORT_OF_NOUN_PATTERN,
     SUBJECT_LINKS,
     THAN_WORDS,
     THING_MEASURE_WORDS,
     TIME_AFTER_WORDS,
     TIME_BEFORE_WORDS,
     TIME_COMPARISON_PREPOSITIONS,
+    TIME_FROM_START_AFTER,
+    TIME_FROM_START_BEFORE,
     TIME_QUESTION_PATTERNS,
     TIME_UNIT_CHARS,
     TIME_WITHIN_WORDS,
@@ -133,6 +136,7 @@ class TimeWindow:
     start: int = 0  # normalised span in the question
     end: int = 0
     hint: str = ""  # words naming the anchor's date (`开幕`, `具备初始作战能力`)
+    from_start: bool = False  # an after-bound counted from the bound's start (`进入21世纪以后`): inside it holds too
 
 
 @dataclass(frozen=True, slots=True)
@@ -738,12 +742,19 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             word = _match_word(after, TIME_WITHIN_WORDS)
             relation = "处于时期内"
         end = ne + len(word)
+        entering = next((w for w in TIME_FROM_START_BEFORE if nq.endswith(w, 0, ns)), "") if relation == "晚于" else ""
+        from_start = bool(entering) or word in TIME_FROM_START_AFTER
+        ns -= len(entering)
         # the verb after the window names the event dated (`2019年以前就签约采购的` -> 签约)
         verb = re.match(r"(?:就|已|已经|才|曾|便|都|首次|正式)*([\u4e00-\u9fff]{0,4})", nq[end:])
         hint = (
             re.split(r"[的了是过]", verb.group(1))[0] if verb and end < len(nq) and _clause_start(q, end) < end else ""
         )
-        out.append(TimeWindow(q.verbatim(ns, end), relation, d.text, date=d.value, start=ns, end=end, hint=hint))
+        out.append(
+            TimeWindow(
+                q.verbatim(ns, end), relation, d.text, d.value, start=ns, end=end, hint=hint, from_start=from_start
+            )
+        )
     taken = [(t.start, t.end) for t in out]
     for m in mentions:
         if any(a <= m.start < b for a, b in taken):
@@ -810,6 +821,17 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
 
 
 _ASKS_CATEGORY = re.compile("|".join(CATEGORY_QUESTION_PATTERNS))
+_SORT_OF_NOUN = re.compile(SORT_OF_NOUN_PATTERN)
+
+
+def _category_question(nq: str, index: KGIndex) -> re.Match[str] | None:
+    """Where the question asks for a kind itself (`哪一类导弹`, `什么舰种` when the KG states kinds of ships)."""
+    sort = _SORT_OF_NOUN.search(nq)
+    if sort is not None and sort.group("noun") in category_heads(index):
+        return sort
+    return _ASKS_CATEGORY.search(nq)
+
+
 _WHEN = re.compile(r"([\u4e00-\u9fff]{0,6}?)(" + "|".join(WHEN_WORDS) + ")")  # `X发生时` / `X原型机首飞的时候`
 # after `早于X`: X's event (`的首飞`, `首飞`, `的首飞时间`), up to the question's end or a final particle
 _PREPOSED_EVENT = re.compile(rf"的?([\u4e00-\u9fff]{{0,6}}?)(?=[{QUESTION_PARTICLES}]?$)")
@@ -1298,7 +1320,8 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
             if m.how in ("exact", "core")
             or not ((m.start < tw_end and tw_start < m.end) or nq[m.start : m.end] == type_word)
         ]
-    if type_word and _ASKS_CATEGORY.search(nq):
+    category = _category_question(nq, index)
+    if type_word and category is not None:
         # `哪一级驱逐舰` with `X 类型 驱逐舰` in the KG: a kind of the asked noun is asked; the noun, a kind the KG
         # states as a value, is no anchor the answer must connect to
         kept = [m for m in kept if not (m.start == tw_start and m.end == tw_end and is_category(index, m.key))]
@@ -1355,7 +1378,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
                 if nq[: m.start].endswith(w):
                     spans.append((m.start - len(w), m.start))
                     break
-    if (category := _ASKS_CATEGORY.search(nq)) is not None and nq[: category.start()].endswith(CLASSIFYING_COPULA):
+    if category is not None and nq[: category.start()].endswith(CLASSIFYING_COPULA):
         # `X属于哪一级舰`: `属于` before a kind question classifies X; it names no relation (`隶属于` is no class)
         spans.append((category.start() - len(CLASSIFYING_COPULA), category.start()))
     unknown_kind = "" if type_word else _unknown_kind(nq)
@@ -1389,7 +1412,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         asked_unit=_asked_unit(nq),
         scopes=scopes,
         asks_sibling=bool(_SIBLING.search(nq)) or any(w in nq for w in SAME_WORDS),
-        asks_category=bool(_ASKS_CATEGORY.search(nq)),
+        asks_category=category is not None,
         kind_predicated=kind_predicated,
         asks_event=bool(_ASKS_EVENT.search(nq)),
         asks_thing=bool(_ASKS_THING.search(nq)),

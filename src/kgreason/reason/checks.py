@@ -21,6 +21,7 @@ from kgreason.reason.analysis import Analysis, NumericThreshold, TimeWindow
 from kgreason.reason.lexicon import (
     CAMP_RELATION_HINTS,
     CAMP_TYPE_HINTS,
+    CATEGORY_RELATION_CHARS,
     COUNTRY_TYPE_WORDS,
     GENERIC_TIME_RELATIONS,
     PLACE_RELATION_HINTS,
@@ -184,7 +185,7 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
         rel = relation_match(e.relation, residual).score
         if normalize_text(e.relation) in GENERIC_TIME_RELATIONS:
             rel += 0.2
-        return (r == 0 and answer_is_node, rel, date_holds(w.relation, d, bound), -r)
+        return (r == 0 and answer_is_node, rel, bool(_holding(w, d, bound)), -r)
 
     named = any(relation_match(e.relation, w.hint).score for *_, e, _d in edges)
     if w.date is not None and len(w.hint) >= 2 and not named:
@@ -194,7 +195,8 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
         if not edges:
             return Check("time", "time", w.text, None, note=f"no date of {w.hint}")
     _, bridge, edge, date = max(edges, key=rank)
-    holds = date_holds(w.relation, date, bound)
+    relation = _holding(w, date, bound)
+    holds = bool(relation)
     value_triple = edge.triple.spo
     date_name = edge.triple.obj if edge.forward else edge.triple.sub
     triples: list[PathTriple] = [*(b.triple.spo for b in bridge), value_triple]
@@ -203,14 +205,22 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
     derived: list[PathTriple] = []
     alt: list[PathTriple] = []
     if holds and normalize_text(date_name) != normalize_text(operand):
-        derived.append((date_name, w.relation, operand))
-        if isinstance(bound, Period) and w.relation == "处于时期内":
+        derived.append((date_name, relation, operand))
+        if isinstance(bound, Period) and relation == "处于时期内":
             alt = [*(b.triple.spo for b in bridge), *_long_form(value_triple, date_name, date, bound)]
     elif not holds:
         neg = NEGATION.get(w.relation)
         if neg and date_holds(neg, date, bound):
             derived.append((date_name, neg, operand))
     return Check("time", "time", w.text, holds, tuple(triples), tuple(derived), tuple(alt))
+
+
+def _holding(w: TimeWindow, date: DateValue, bound: DateValue | Period) -> str:
+    """The relation of the window that the date stands in to the bound ("" when none): its own, or, for a bound
+    counted from its start (`进入21世纪以后`), `处于时期内`."""
+    if date_holds(w.relation, date, bound):
+        return w.relation
+    return "处于时期内" if w.from_start and date_holds("处于时期内", date, bound) else ""
 
 
 def _long_form(value_triple: PathTriple, date_name: str, date: DateValue, p: Period) -> list[PathTriple]:
@@ -321,7 +331,7 @@ def check_entity(
 
     via = reach(nodes[:1], 1) or reach(nodes, 1)
     if via is None and max_hops > 1:
-        via = reach(nodes[:1], max_hops)
+        via = reach(nodes[:1], max_hops) or reach(_kind_member(chain), max_hops)
     role = entity_role(index, key, via, marked)
     if role == "camp" and any(w in index.types_text(key) for w in COUNTRY_TYPE_WORDS):
         role = "country"  # a side that the KG types as a country (conventions may key it apart: `country`)
@@ -333,6 +343,14 @@ def check_entity(
             return during
         return Check("entity", role, text, False, note="not connected")
     return Check("entity", role, text, True, via.triples, anchor=via.start)
+
+
+def _kind_member(chain: Chain) -> list[str]:
+    """The node a chain enters from a kind the question names (`英国核潜艇击沉的…`: `核潜艇 <-类型- 征服者号`): a thing
+    the question describes, as it does the answer, so its constraints reach as far."""
+    first = chain.edges[0] if chain.edges else None
+    typed = first is not None and not first.forward and any(c in first.relation for c in CATEGORY_RELATION_CHARS)
+    return [first.dst] if first is not None and typed and len(chain.edges) > 1 else []
 
 
 def _is_sibling(chain: Chain, via: Chain) -> bool:

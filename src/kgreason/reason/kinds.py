@@ -42,6 +42,12 @@ def is_category(index: KGIndex, key: str) -> bool:
     return any(not e.forward and any(h in e.relation for h in TYPE_RELATION_HINTS) for e in index.edges(key))
 
 
+@lru_cache(maxsize=64)
+def category_heads(index: KGIndex) -> frozenset[str]:
+    """The last characters of the names of the kinds the KG states (`巡洋舰` -> `舰`); cached per KG."""
+    return frozenset(index.name(k)[-1:] for k in index.nodes if is_category(index, k))
+
+
 def kind_word_after(index: KGIndex, key: str, text: str) -> int:
     """The length of the kind word that starts `text` (normalised, right after a name of node `key`) when the KG
     says the node is of that kind: a word ending one of the kinds it states as values or one of its other names

@@ -289,6 +289,10 @@ NUMERIC_COMPARATORS: dict[str, str] = {
 # Time-window words after a date or period (the constraint value keeps them: `2010年以后`, `二战期间`).
 TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始")
 TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止")
+# Words that make an after-bound count from the bound's start (`进入21世纪以后`, `2010年以来`, `自1990年起`): a date
+# inside the bound holds too (said `处于时期内`)
+TIME_FROM_START_BEFORE: tuple[str, ...] = ("进入", "自从", "自", "从")
+TIME_FROM_START_AFTER: tuple[str, ...] = ("以来", "起", "开始")
 # Words that begin with the one-character bounds `后`/`前` and are no bound after a name (`X后来改名`: later).
 NOT_BOUND_WORDS: tuple[str, ...] = ("后来", "后续", "后勤", "后继", "前往", "前身", "前线", "前任", "前沿")
 TIME_UNIT_CHARS = "年月日天周"  # after a number, a duration or a date (`超过10年`), not a bare number
@@ -308,7 +312,18 @@ COPULAS: tuple[str, ...] = ("是", "为")
 # Degree adverbs that open a comparison (`首飞时间最晚`, `射程更远`, `较早`).
 DEGREE_MARKERS: tuple[str, ...] = ("最", "更", "较")
 # Questions that ask for a category itself (`哪一类导弹` -> the category, not a member of it).
-CATEGORY_QUESTION_PATTERNS: tuple[str, ...] = (r"哪一?类", r"什么类", r"何类", r"哪种类", r"哪一?级", r"什么级")
+CATEGORY_QUESTION_PATTERNS: tuple[str, ...] = (
+    r"哪一?类",
+    r"什么类",
+    r"何类",
+    r"哪种类",
+    r"哪一?级",
+    r"什么级",
+)
+# A one-character noun then 种 after a question word (`什么舰种`; not `哪一种`, a measure word): a category question
+# when the KG states categories whose names end in that noun (`类型 巡洋舰`); `哪个军种` asks a service (an
+# organisation) where the KG has no such categories.
+SORT_OF_NOUN_PATTERN = r"(?:什么|何|哪一?个?)(?![一个些几])(?P<noun>[\u4e00-\u9fff])种"
 CLASSIFYING_COPULA = "属于"  # `X属于哪一级舰`: before a kind question it classifies X, naming no relation
 TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中", "时", "当年", "间")
 
@@ -563,6 +578,8 @@ PLACE_TYPE_WORDS = ("地点", "地区", "位置", "城市", "港", "基地", "�
 CATEGORY_TYPE_WORDS: tuple[str, ...] = ("类别", "类型", "种类")
 
 TYPE_RELATION_HINTS = ("类型", "种类", "类别", "型号", "舰种", "级别", "舰级", "型别", "机种", "类")
+# characters of the relations among those that state a kind, not a model (`类型`, `舰种`, `舰级`; not `主要型号`)
+CATEGORY_RELATION_CHARS = "类种级"
 
 PERSON_TYPE_HINTS = ("人物", "人", "将领", "军官", "指挥官", "司令", "元帅", "将军", "总统", "首相", "士兵", "飞行员")
 # `谁` asks for a person and answers an organisation too (`由谁供应` -> a company): not preferred, not wrong.

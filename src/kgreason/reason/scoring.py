@@ -21,7 +21,7 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import in_counter, is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis, kg_uses_noun
-from kgreason.reason.kinds import category_values, macro_kind
+from kgreason.reason.kinds import category_edges, category_values, macro_kind
 from kgreason.reason.lexicon import (
     CATEGORY_TYPE_WORDS,
     CONVERSE_WORDS,
@@ -422,7 +422,12 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
             else:
                 # a noun the KG does not use (`什么飞机`): a name ending in its head (`超级军旗攻击机`) is of that kind,
                 # less surely; nothing is ruled out by it
-                kind = w.type_match / 2 if normalize_text(node.name).endswith(tw[-1]) else 0.0
+                # (or a kind the KG states of it: `青河号 类型 巡洋舰` is a `军舰`)
+                heads = (
+                    normalize_text(node.name),
+                    *(normalize_text(index.name(e.dst)) for e in category_edges(index, end)),
+                )
+                kind = w.type_match / 2 if any(h.endswith(tw[-1]) for h in heads) else 0.0
             # `哪一级驱逐舰`: a kind is asked; a thing of that kind (`捍卫者号驱逐舰`) is not one
             score += min(kind, 0.0) if analysis.asks_category else kind
             if analysis.kind_predicated and any(h in types for h in CATEGORY_TYPE_WORDS):
