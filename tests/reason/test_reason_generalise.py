@@ -2709,3 +2709,18 @@ def test_an_after_bound_said_from_its_start_holds_inside_the_bound() -> None:
     since = _answer_on(EPOCH_ROWS, "1999年以来，雷霆直升机参加过哪些军事行动？", "L3")
     assert set(since.answers) == {"甲行动", "乙行动"}
     assert _answer_on(EPOCH_ROWS, "1999年以后，雷霆直升机参加过哪些军事行动？", "L3").answers == ("乙行动",)
+
+
+def test_a_verb_sharing_a_relation_names_first_character_is_weak_evidence_for_the_hop() -> None:
+    # `歼灭了多少` for `歼敌数量`, `怎么死的` for `死亡方式`: nothing else of the names is spelled, and the other
+    # values of the node (a duration, a count of casualties) would tie with it
+    rows = [
+        ("甲战役", "战役", "持续时间", "52天", "数值"),
+        ("甲战役", "战役", "伤亡人数", "6.9万余人", "数值"),
+        ("甲战役", "战役", "歼敌数量", "47.2万余人", "数值"),
+        ("乙将军", "人物", "指挥", "甲战役", "战役"),
+        ("乙将军", "人物", "军衔", "上将", "军衔"),
+        ("乙将军", "人物", "死亡方式", "自杀", "事件"),
+    ]
+    assert _answer_on(rows, "整个甲战役一共歼灭了多少敌军？", "L1").answers == ("47.2万余人",)
+    assert _answer_on(rows, "乙将军是怎么死的？", "L1").answers == ("自杀",)

@@ -157,6 +157,7 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
 # a piece this long of the relation's own name, spelled beside a synonym's match, is evidence too (`土耳其…叫作` for
 # `土耳其方面称谓`: 称谓 by the naming synonyms, 土耳其 by the name)
 OWN_PIECE_CHARS = 3
+HEAD_CHAR_WEIGHT = 0.15  # a relation's first character alone in the question
 LONG_RELATION_CHARS = 6  # a relation name this long is matched by the share of its bigrams the question spells
 PIECES_WEIGHT = 0.9  # a relation name the question spells in two pieces, against the same characters in a row
 
@@ -251,6 +252,11 @@ def hop_match(e: Edge, residual: str) -> RelationMatch:
             c = relation_match(name, residual)
             if c.score > m.score:
                 m = c
+    rel = normalize_text(e.relation)
+    if m.score == 0 and len(rel) >= 2 and "\u4e00" <= rel[0] <= "\u9fff" and rel[0] in residual:
+        # `歼灭了多少` for `歼敌数量`: a verb shares its first character with the name's first word — weak evidence
+        # for a hop, no coverage, enough to tell apart relations that share nothing else
+        m = RelationMatch(HEAD_CHAR_WEIGHT, frozenset())
     return m
 
 
