@@ -2724,3 +2724,15 @@ def test_a_verb_sharing_a_relation_names_first_character_is_weak_evidence_for_th
     ]
     assert _answer_on(rows, "整个甲战役一共歼灭了多少敌军？", "L1").answers == ("47.2万余人",)
     assert _answer_on(rows, "乙将军是怎么死的？", "L1").answers == ("自杀",)
+
+
+def test_a_counted_noun_that_names_a_node_is_counted_by_that_nodes_own_number() -> None:
+    # `几部乙型武器升降机`: the counted noun is a node; its own `每舰装备数量 11部` is the count, not the carrier
+    # class's number of another kind of lift (`飞机升降机数量 3部`)
+    rows = [
+        ("甲级航空母舰", "装备", "飞机升降机数量", "3部", "数值"),
+        ("甲级航空母舰", "装备", "装备系统", "乙型武器升降机", "装备"),
+        ("乙型武器升降机", "装备", "每舰装备数量", "11部", "数值"),
+        ("乙型武器升降机", "装备", "研制单位", "丙公司", "组织"),
+    ]
+    assert _answer_on(rows, "一艘甲级航空母舰上一共装有几部乙型武器升降机？", "L1").answers == ("11部",)

@@ -166,18 +166,20 @@ def _named_count_first(cands: list[Candidate], index: KGIndex, analysis: Analysi
     (`地空导弹连数量 19个`) answers it before a count of nodes whose kind only shares a part of it (the 地空导弹 a
     deployment used)."""
     found = _COUNTED_PHRASE.search(analysis.mapped.norm) if analysis.form == "count" else None
-    if found is None or not cands or cands[0].origin != "count":
+    if found is None or not cands:
         return cands
     phrase = found.group(1)
+    # (the phrase may name a node itself, `几部先进武器升降机`: its own number, `每舰装备数量 11部`, is the count)
+    if cands[0].origin != "count" and phrase not in index.nodes:
+        return cands
 
     def stated(c: Candidate) -> bool:
-        last = c.chains[0].edges[-1] if len(c.chains) == 1 and c.chains[0].edges else None
-        return (
-            c.origin != "count"
-            and last is not None
-            and phrase in normalize_text(last.relation)
-            and index.quantity(c.answer_keys[0]) is not None
-        )
+        if c.origin == "count" or len(c.chains) != 1 or not c.chains[0].edges:
+            return False
+        chain = c.chains[0]
+        spelled = phrase in normalize_text(chain.edges[-1].relation)
+        own = len(chain.edges) == 1 and chain.start == phrase
+        return (spelled or own) and index.quantity(c.answer_keys[0]) is not None
 
     return sorted(cands, key=lambda c: not stated(c))
 
