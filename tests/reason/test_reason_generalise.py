@@ -2736,3 +2736,15 @@ def test_a_counted_noun_that_names_a_node_is_counted_by_that_nodes_own_number() 
         ("乙型武器升降机", "装备", "研制单位", "丙公司", "组织"),
     ]
     assert _answer_on(rows, "一艘甲级航空母舰上一共装有几部乙型武器升降机？", "L1").answers == ("11部",)
+
+
+def test_after_a_comma_the_verb_after_the_asked_noun_phrase_names_the_relation() -> None:
+    # `X的周视瞄准镜，是哪个国家的企业供货的`: the words before the comma are the topic, not the relation asked
+    rows = [
+        ("甲坦克", "装备", "车长瞄准镜", "乙型周视瞄准镜", "装备"),
+        ("乙型周视瞄准镜", "装备", "供货企业", "丙公司", "组织"),
+        ("丙公司", "组织", "所属国家", "丁国", "国家"),
+    ]
+    assert _analysis_on(rows, "甲坦克车长用的周视瞄准镜，是哪个国家的企业供货的？").asked == "企业供货"
+    # … without the comma the noun before `是` is what is asked about (`X的车长瞄准镜是哪一型`)
+    assert _analysis_on(rows, "甲坦克的车长瞄准镜是哪一型？").asked == "车长瞄准镜"

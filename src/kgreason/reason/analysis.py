@@ -1213,11 +1213,17 @@ def _without_naming_bound_words(nq: str, windows: list[tuple[int, int]]) -> list
     return out
 
 
-def _asked(nq: str, spans: list[tuple[int, int]]) -> str:
+def _asked(q: MappedText, spans: list[tuple[int, int]]) -> str:
     """The words right before the question word: they usually name the relation whose object is the answer."""
+    nq = q.norm
     m = _ASKED.search(nq)
     if not m:
         return ""
+    if m.group(0)[:1] in COPULAS and any(c in CLAUSE_STOPS for c in q.gap(m.start(), m.start())):
+        # `X的周视瞄准镜，是哪个国家的企业供货的`: what the comma ends is the topic; the verb after the asked noun
+        # phrase (`企业供货`) names the relation
+        tail = nq[m.end() :].rstrip(QUESTION_PARTICLES).removesuffix(POSSESSIVE)
+        return tail.split(POSSESSIVE)[-1][:6]
     head = nq[: m.start()]
     cut = max([b for a, b in spans if b <= m.start()] + [0])
     head = head[cut:].split("的")[-1]
@@ -1405,7 +1411,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         # the words before the question word (after a measure word, `哪一艘先入列`, the words are a predicate)
         asked=unknown_kind
         if unknown_kind and _ends_question(nq, NOUN_ASKING_WORD + unknown_kind)
-        else _asked(nq, spans),
+        else _asked(q, spans),
         mention_keyset=frozenset(m.key for m in kept),
         inner_anchors=_inner_anchors(nq, kept, index),
         measure_word=_measure_word(nq),
