@@ -100,7 +100,7 @@ def test_gapped_link_loses_to_an_exact_name_it_overlaps(index: KGIndex) -> None:
 def test_quoted_short_name_links_every_name_that_holds_it(index: KGIndex) -> None:
     got = links(index, "马岛战争中被“飞鱼”导弹击中的舰船有哪些？")
     assert ("马岛战争", "马岛战争", "exact") in got
-    assert ("飞鱼”导弹", "AM39飞鱼导弹", "group") in got and ("飞鱼”导弹", "MM38飞鱼导弹", "group") in got
+    assert ("“飞鱼”导弹", "AM39飞鱼导弹", "group") in got and ("“飞鱼”导弹", "MM38飞鱼导弹", "group") in got
     # a group link describes: its words stay for relation matching
     assert "飞鱼导弹" in run(index, "马岛战争中被“飞鱼”导弹击中的舰船有哪些？").residual
 
@@ -315,3 +315,12 @@ def test_an_elliptical_question_ending_on_time_asks_a_date(index: KGIndex) -> No
     # `…的时间是？` asks a date though no question word follows; a duration (`多长时间`) does not
     assert run(index, "大黄蜂号航空母舰访问珍珠港的时间是？").form == "time"
     assert run(index, "中途岛作战计划持续了多长时间？").form != "time"
+
+
+def test_verbatim_spans_keep_the_opening_quote_of_a_closing_one_they_hold() -> None:
+    # a name links without its quotes; the constraint value written from it quotes the question as it is
+    q = map_text("德军“停止前进命令”解除的当天，哪座城市失守？")
+    start = q.norm.index("停止")
+    end = q.norm.index("当天") + 2
+    assert q.verbatim(start, end) == "“停止前进命令”解除的当天"
+    assert q.verbatim(start, start + 6) == "停止前进命令"

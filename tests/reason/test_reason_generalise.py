@@ -2748,3 +2748,29 @@ def test_after_a_comma_the_verb_after_the_asked_noun_phrase_names_the_relation()
     assert _analysis_on(rows, "甲坦克车长用的周视瞄准镜，是哪个国家的企业供货的？").asked == "企业供货"
     # … without the comma the noun before `是` is what is asked about (`X的车长瞄准镜是哪一型`)
     assert _analysis_on(rows, "甲坦克的车长瞄准镜是哪一型？").asked == "车长瞄准镜"
+
+
+SAME_DAY_ROWS: list[tuple[str, str, str, str, str]] = [
+    ("甲号决议", "文件", "通过时间", "1973年10月22日", "时间"),
+    ("甲号决议", "文件", "提出方", "乙国", "国家"),
+    ("丙高地争夺战", "战斗", "发生时间", "1973年10月22日", "时间"),
+    ("丙高地争夺战", "战斗", "夺回部队", "丁旅", "部队"),
+    ("丙高地争夺战", "战斗", "争夺阵地", "丙高地", "地点"),
+    ("丙高地反击战", "战斗", "发生时间", "1973年10月8日", "时间"),
+    ("丙高地反击战", "战斗", "夺回部队", "戊旅", "部队"),
+    ("丙高地反击战", "战斗", "争夺阵地", "丙高地", "地点"),
+    ("己港围攻战", "战斗", "结束时间", "1973年10月22日", "时间"),
+    ("己港围攻战", "战斗", "发生地点", "己港", "地点"),
+]
+
+
+def test_an_event_bounds_a_window_to_its_very_day() -> None:
+    # `在甲号决议通过的同一天…`: the bound is the resolution's own date, `同时` holds for the battle of that day only
+    rec = _answer_on(SAME_DAY_ROWS, "在甲号决议通过的同一天，丙高地被哪支部队夺了回来？", "L3")
+    assert rec.answers == ("丁旅",)
+    assert ("甲号决议", "通过时间", "1973年10月22日") in rec.main_path
+    # the day itself starts chains: an event of that day is reached from it alone (`X解除的当天，哪场战斗…`)
+    rec = _answer_on(SAME_DAY_ROWS, "甲号决议通过的当天，哪一场战斗结束了？", "L3")
+    assert rec.answers == ("己港围攻战",)
+    # a yes/no on the name's own dates is no window (`X是否在中弹当天就沉没`)
+    assert _analysis_on(SAME_DAY_ROWS, "甲号决议是否在提出当天就通过了？").times == ()

@@ -61,6 +61,8 @@ from kgreason.reason.lexicon import (
     QUESTION_PARTICLES,
     QUESTION_WORDS,
     REQUEST_FRAMES,
+    SAME_DAY_RELATION,
+    SAME_DAY_WORDS,
     SAME_WORDS,
     SET_QUESTION_WORDS,
     SET_WORDS,
@@ -769,6 +771,20 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
                 TimeWindow(q.verbatim(m.start, end), "处于时期内", index.name(key), None, key, None, m.start, end)
             )
             continue
+        # `X解除的当天` / `与X登陆塔拉瓦同一天`: what is asked happened on the very day of X's event
+        sm = _SAME_DAY.match(after)
+        if (
+            sm
+            and not re.search(r"\d", sm.group(1))
+            and not _has_any(sm.group(1), BOOL_WORDS)  # `X是否在中弹当天就沉没`: a yes/no on X's own dates
+            and any(index.date(e.dst) for e in index.value_edges(m.key))
+        ):
+            end = m.end + sm.end()
+            hint = sm.group(1)
+            out.append(
+                TimeWindow(q.verbatim(m.start, end), SAME_DAY_RELATION, "", None, None, m.key, m.start, end, hint=hint)
+            )
+            continue
         # `X开幕之前` / `X具备初始作战能力之后`: another node's date is the bound
         am = re.match(r"([^，。,；;？?、]{0,12}?)(之后|以后|之前|以前)", after) or (
             re.match(r"()(后|前)", after) if not after.startswith(NOT_BOUND_WORDS) else None
@@ -832,6 +848,7 @@ def _category_question(nq: str, index: KGIndex) -> re.Match[str] | None:
     return _ASKS_CATEGORY.search(nq)
 
 
+_SAME_DAY = re.compile(rf"([^，。,；;？?、]{{0,12}}?)的?(?:{'|'.join(SAME_DAY_WORDS)})")
 _WHEN = re.compile(r"([\u4e00-\u9fff]{0,6}?)(" + "|".join(WHEN_WORDS) + ")")  # `X发生时` / `X原型机首飞的时候`
 # after `早于X`: X's event (`的首飞`, `首飞`, `的首飞时间`), up to the question's end or a final particle
 _PREPOSED_EVENT = re.compile(rf"的?([\u4e00-\u9fff]{{0,6}}?)(?=[{QUESTION_PARTICLES}]?$)")

@@ -26,6 +26,7 @@ from kgreason.reason.lexicon import (
     GENERIC_TIME_RELATIONS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_WORDS,
+    SAME_DAY_RELATION,
     TYPE_RELATION_HINTS,
     names_event_type,
 )
@@ -125,6 +126,23 @@ def _hinted_dates(
     return out
 
 
+def anchor_date_edge(index: KGIndex, w: TimeWindow, question_norm: str) -> Edge | None:
+    """The date triple of the window's anchor node that its words name best (`解除` -> `解除时间`; a generic time
+    relation a little ahead), or None."""
+    if w.anchor_key is None:
+        return None
+    best: tuple[float, Edge] | None = None
+    for e in index.value_edges(w.anchor_key):
+        if index.date(e.dst) is None:
+            continue
+        s = relation_match(e.relation, normalize_text(w.hint) or question_norm).score + (
+            0.2 if normalize_text(e.relation) in GENERIC_TIME_RELATIONS else 0.0
+        )
+        if best is None or s > best[0]:
+            best = (s, e)
+    return best[1] if best is not None else None
+
+
 def _bound(
     index: KGIndex, w: TimeWindow, question_norm: str
 ) -> tuple[DateValue | Period | None, str, PathTriple | None]:
@@ -138,18 +156,9 @@ def _bound(
             return d, index.name(w.period_key), None
         return p, index.name(w.period_key), None
     if w.anchor_key is not None:
-        best: tuple[float, Edge, DateValue] | None = None
-        for e in index.value_edges(w.anchor_key):
-            d = index.date(e.dst)
-            if d is None:
-                continue
-            s = relation_match(e.relation, normalize_text(w.hint) or question_norm).score + (
-                0.2 if normalize_text(e.relation) in GENERIC_TIME_RELATIONS else 0.0
-            )
-            if best is None or s > best[0]:
-                best = (s, e, d)
-        if best is not None:
-            return best[2], index.name(best[1].dst), best[1].triple.spo
+        edge = anchor_date_edge(index, w, question_norm)
+        if edge is not None:
+            return index.date(edge.dst), index.name(edge.dst), edge.triple.spo
     if w.operand:
         return parse_date(w.operand), w.operand, None
     return None, w.operand, None
@@ -171,6 +180,11 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
         # the chain starts at the very date the question names (`generate.date_anchors`): it says so itself
         return Check("time", "time", w.text, True, (chain.edges[0].triple.spo,))
     qn = analysis.mapped.norm
+    day = anchor_date_edge(index, w, qn) if w.relation == SAME_DAY_RELATION and chain.edges else None
+    if day is not None and chain.start == day.dst and chain.nodes[1] in chain.nodes[-2:]:
+        # the chain starts at the day of the anchor's event (`generate.same_day_anchors`) and enters the answer or
+        # the node it hangs from: its first triple and the anchor's date say the window holds
+        return Check("time", "time", w.text, True, (day.triple.spo, chain.edges[0].triple.spo))
     bound, operand, bound_triple = _bound(index, w, qn)
     bound_keys = frozenset(k for key in (w.anchor_key, w.period_key) if key for k in index.alias_group(key))
     edges = _time_edges(index, chain, bound_keys)

@@ -20,10 +20,18 @@ from kgreason.kg.quantities import Quantity, is_measure
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe, ordered_path
-from kgreason.reason.checks import Check, CheckKind, check_entity, check_negated, check_numeric, check_time
+from kgreason.reason.checks import (
+    Check,
+    CheckKind,
+    anchor_date_edge,
+    check_entity,
+    check_negated,
+    check_numeric,
+    check_time,
+)
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.kinds import category_edges
-from kgreason.reason.lexicon import PERSON_COUNTERS, POSSESSIVE, names_person_type
+from kgreason.reason.lexicon import PERSON_COUNTERS, POSSESSIVE, SAME_DAY_RELATION, names_person_type
 from kgreason.reason.scoring import SUPPORTED_HOP, ChainScore, ChainScorer, relation_match
 from kgreason.text.normalize import normalize_text
 
@@ -84,6 +92,15 @@ def date_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
     )
 
 
+def same_day_anchors(index: KGIndex, analysis: Analysis) -> list[str]:
+    """The date nodes of the events that bound a window to their very day (`X解除的当天` -> X's `解除时间`)."""
+    out: list[str] = []
+    for w in analysis.times:
+        if w.relation == SAME_DAY_RELATION and (e := anchor_date_edge(index, w, analysis.mapped.norm)) is not None:
+            out.append(e.dst)
+    return list(dict.fromkeys(out))
+
+
 RELATION_ANCHOR_MIN_CHARS = 4  # a relation name spelled this long in a question that names no node anchors it
 
 
@@ -130,6 +147,8 @@ def score_all(
     if all(analysis.roles.get(k) == "type" for k in starts):
         # only the kind of what is asked is named (`2021年4月23日入列的055型驱逐舰是哪一艘`): its date describes it
         starts = [*date_anchors(index, analysis), *starts]
+    # `X解除的当天`: what is asked is reached from the day of X's event as from a date the question names
+    starts = [*starts, *same_day_anchors(index, analysis)]
     if not starts:
         starts = relation_anchors(index, analysis) or (
             matched_relation_anchors(index, analysis) if cfg.relation_rescue else []

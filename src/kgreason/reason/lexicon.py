@@ -307,6 +307,9 @@ TIME_COMPARISON_PREPOSITIONS: dict[str, str] = {
 # `X时，Y是否已经…`: the asked event had happened by X's date; `时` / `的时候` close the clause naming X's event.
 ALREADY_WORDS: tuple[str, ...] = ("已经", "已", "了没有")  # `V了没有`: has it happened yet
 WHEN_WORDS: tuple[str, ...] = ("的时候", "时")
+# Words after an event that bound a time to its very day (`X解除的当天`, `与X同一天`): the relation they write.
+SAME_DAY_WORDS: tuple[str, ...] = ("同一天", "那一天", "这一天", "当天", "当日", "同日")
+SAME_DAY_RELATION = "同时"
 # Copulas between a question word and the noun it asks (`哪些是防空导弹`).
 COPULAS: tuple[str, ...] = ("是", "为")
 # Degree adverbs that open a comparison (`首飞时间最晚`, `射程更远`, `较早`).

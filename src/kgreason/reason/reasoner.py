@@ -194,6 +194,10 @@ def _on_subject_first(cands: list[Candidate], analysis: Analysis) -> list[Candid
     mentioned = analysis.mention_set
 
     def on(c: Candidate) -> bool:
+        # (a candidate its time window rules out is not promoted: `在X通过的同一天，Y被哪支部队夺回` through Y's other
+        # battle; a place the KG does not connect rules out less surely)
+        if any(k.kind == "time" and k.ok is False for k in c.checks):
+            return False
         return any([n for n in ch.nodes[:-1] if n in mentioned][-1:] == [subject] and said(ch) for ch in c.chains)
 
     def said(ch: Chain) -> bool:

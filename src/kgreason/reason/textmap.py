@@ -36,8 +36,17 @@ class MappedText:
         return bisect_left(self.origin, orig)
 
     def verbatim(self, start: int, end: int) -> str:
+        """The original text of a normalised span — with the opening quote before it when the span holds only the
+        closing one (`“停止前进命令”解除的当天`, not `停止前进命令”解除的当天`)."""
         a, b = self.span(start, end)
-        return self.original[a:b]
+        text = self.original[a:b]
+        for opening, closing in _QUOTE_PAIRS:
+            if a > 0 and self.original[a - 1] == opening and closing in text and opening not in text:
+                return opening + text
+        return text
+
+
+_QUOTE_PAIRS = (("“", "”"), ("「", "」"), ("《", "》"), ("‘", "’"))
 
 
 def map_text(text: str) -> MappedText:
