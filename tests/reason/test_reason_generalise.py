@@ -2774,3 +2774,21 @@ def test_an_event_bounds_a_window_to_its_very_day() -> None:
     assert rec.answers == ("己港围攻战",)
     # a yes/no on the name's own dates is no window (`X是否在中弹当天就沉没`)
     assert _analysis_on(SAME_DAY_ROWS, "甲号决议是否在提出当天就通过了？").times == ()
+
+
+SIDE_ROWS: list[tuple[str, str, str, str, str]] = [
+    ("甲海海战", "战役", "日方损失航母", "丙鹤号", "装备"),
+    ("甲海海战", "战役", "美方损失航母", "丁星号", "装备"),
+    ("甲海海战", "战役", "参战方", "日本", "国家"),
+    ("甲海海战", "战役", "参战方", "美国", "国家"),
+    ("丙鹤号", "装备", "沉没时间", "1944年6月19日", "时间"),
+    ("丁星号", "装备", "沉没时间", "1944年6月19日", "时间"),
+    ("甲海海战", "战役", "开始时间", "1944年6月19日", "时间"),
+]
+
+
+def test_a_relation_named_for_a_countrys_side_connects_the_country() -> None:
+    # `日本有哪几艘航空母舰沉没`: the KG says the side in the relation's name (`日方损失航母`), not by a triple to 日本
+    rec = _answer_on(SIDE_ROWS, "甲海海战打响当天，日本有哪几艘航空母舰沉没？", "L3")
+    assert rec.answers == ("丙鹤号",)
+    assert ("甲海海战", "日方损失航母", "丙鹤号") in rec.main_path

@@ -18,6 +18,7 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, connect
 from kgreason.kg.quantities import Quantity, parse_quantity
 from kgreason.reason.analysis import Analysis, NumericThreshold, TimeWindow
+from kgreason.reason.kinds import country_initials
 from kgreason.reason.lexicon import (
     CAMP_RELATION_HINTS,
     CAMP_TYPE_HINTS,
@@ -27,6 +28,7 @@ from kgreason.reason.lexicon import (
     PLACE_RELATION_HINTS,
     PLACE_TYPE_WORDS,
     SAME_DAY_RELATION,
+    SIDE_NAME_SUFFIXES,
     TYPE_RELATION_HINTS,
     names_event_type,
 )
@@ -349,6 +351,14 @@ def check_entity(
     role = entity_role(index, key, via, marked)
     if role == "camp" and any(w in index.types_text(key) for w in COUNTRY_TYPE_WORDS):
         role = "country"  # a side that the KG types as a country (conventions may key it apart: `country`)
+    sides = _side_relations(index, nodes[0]) if role == "country" else {}
+    if sides:
+        # the answer is reached along a relation named for a side (`日方损失航母`, `美军伤亡`): that says its
+        # country, before any longer connection (the battle's `参战方` is either side)
+        own = sides.get(index.name(key)[:1])
+        if own is None:
+            return Check("entity", role, text, False, note="a relation names another side")
+        return Check("entity", role, text, True, (own.triple.spo,), note="the relation names the side")
     if via is None:
         # A place named inside a node's name needs no triple (`日本` in `日本横须贺港`).
         if role == "place" and any(key in n and key != n for n in nodes):
@@ -365,6 +375,17 @@ def _kind_member(chain: Chain) -> list[str]:
     first = chain.edges[0] if chain.edges else None
     typed = first is not None and not first.forward and any(c in first.relation for c in CATEGORY_RELATION_CHARS)
     return [first.dst] if first is not None and typed and len(chain.edges) > 1 else []
+
+
+def _side_relations(index: KGIndex, node: str) -> dict[str, Edge]:
+    """The triples of `node` whose relation speaks for a country's side by the country's first character and 方/军
+    (`日方损失航母`, `美军伤亡`), by that character — only characters that begin a country of the KG."""
+    out: dict[str, Edge] = {}
+    for e in index.edges(node):
+        rel = normalize_text(e.relation)
+        if len(rel) > 2 and rel[1] in SIDE_NAME_SUFFIXES and rel[0] in country_initials(index):
+            out.setdefault(rel[0], e)
+    return out
 
 
 def _is_sibling(chain: Chain, via: Chain) -> bool:

@@ -9,6 +9,7 @@ from functools import lru_cache
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.reason.lexicon import (
     CAMP_TYPE_HINTS,
+    COUNTRY_TYPE_WORDS,
     GENERIC_TIME_RELATIONS,
     ORGANISATION_TYPE_HINTS,
     PLACE_TYPE_WORDS,
@@ -46,6 +47,14 @@ def is_category(index: KGIndex, key: str) -> bool:
 def category_heads(index: KGIndex) -> frozenset[str]:
     """The last characters of the names of the kinds the KG states (`巡洋舰` -> `舰`); cached per KG."""
     return frozenset(index.name(k)[-1:] for k in index.nodes if is_category(index, k))
+
+
+@lru_cache(maxsize=64)
+def country_initials(index: KGIndex) -> frozenset[str]:
+    """The first characters of the nodes the KG types as countries (`日本` -> `日`); cached per KG."""
+    return frozenset(
+        index.name(k)[:1] for k in index.nodes if any(w in index.types_text(k) for w in COUNTRY_TYPE_WORDS)
+    )
 
 
 def kind_word_after(index: KGIndex, key: str, text: str) -> int:

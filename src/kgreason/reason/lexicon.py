@@ -532,6 +532,9 @@ AMONG_WORDS: tuple[str, ...] = ("之中", "当中", "中", "里面", "里")
 TIME_PART_ENDINGS: tuple[str, ...] = ("时间", "日期", "年份", "时候", "年代")
 # KG node types that mark a country (a side of that kind: some annotators key it `country`, not `camp`).
 COUNTRY_TYPE_WORDS: tuple[str, ...] = ("国家", "国")
+# After a country's first character, words that make a relation name speak for that country's side (`日方损失航母`,
+# `美军伤亡`): the relation says the side of what it reaches
+SIDE_NAME_SUFFIXES = "方军"
 # Words of a yes/no question asking whether two things share a value (`是否出自同一家船厂`).
 SAME_WORDS: tuple[str, ...] = ("同一", "相同", "一样", "同样", "同一个", "同一家")
 # What a `同一X` compares when X names a date (`同一天`, `同一年`); place words are PLACE_TYPE_WORDS.
