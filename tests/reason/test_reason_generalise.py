@@ -2792,3 +2792,19 @@ def test_a_relation_named_for_a_countrys_side_connects_the_country() -> None:
     rec = _answer_on(SIDE_ROWS, "甲海海战打响当天，日本有哪几艘航空母舰沉没？", "L3")
     assert rec.answers == ("丙鹤号",)
     assert ("甲海海战", "日方损失航母", "丙鹤号") in rec.main_path
+
+
+def test_a_date_span_whose_end_leaves_out_the_shared_year_bounds_both_ways() -> None:
+    # `1854年10月至12月间`: the end is December of the same year (not a window of October alone)
+    rows = [
+        ("甲战役", "战役", "时间", "1854年10月25日", "时间"),
+        ("乙战役", "战役", "时间", "1854年11月5日", "时间"),
+        ("丙战役", "战役", "时间", "1855年2月17日", "时间"),
+        ("甲战役", "战役", "进攻方", "丁军", "部队"),
+        ("乙战役", "战役", "进攻方", "丁军", "部队"),
+        ("丙战役", "战役", "进攻方", "丁军", "部队"),
+    ]
+    rec = _answer_on(rows, "1854年10月至12月间，由丁军发起进攻的战役有哪几场？", "L3")
+    assert set(rec.answers) == {"甲战役", "乙战役"}
+    assert rec.constraints["time"] == "1854年10月至12月间"
+    assert ("1854年11月5日", "处于时期内", "1854年10月至12月") in rec.main_path

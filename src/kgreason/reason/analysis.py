@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
-from kgreason.kg.dates import DateValue, find_dates, find_month_days
+from kgreason.kg.dates import DateValue, find_dates, find_month_days, parse_date
 from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities, parse_count, parse_quantity
 from kgreason.reason.kinds import category_heads, is_category, kind_word_after, noun_names_events, role_person_types
@@ -735,6 +735,15 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
                 operand = q.verbatim(ns, ne2)
                 out.append(TimeWindow(text, "处于时期内", operand, date=None, start=ns, end=end))
                 continue
+        # a span whose end leaves out the year (and month) it shares: `1854年10月至12月`, `6月5日至7日`
+        part = _SPAN_END.match(q.original, d.end)
+        whole = parse_date(q.original[d.start : part.end()]) if part else None
+        if part and whole is not None and whole.precision == "span":
+            end = q.norm_index(part.end())
+            end += len(_match_word(nq[end:], ("期间", "之间", "间")))
+            text = q.verbatim(ns, end)
+            out.append(TimeWindow(text, "处于时期内", whole.text, whole, start=ns, end=end))
+            continue
         word = _match_word(after, TIME_AFTER_WORDS)
         relation = "晚于"
         if not word:
@@ -848,6 +857,7 @@ def _category_question(nq: str, index: KGIndex) -> re.Match[str] | None:
     return _ASKS_CATEGORY.search(nq)
 
 
+_SPAN_END = re.compile(r"(?:至|到|-|—)(?:\d{1,2}月(?:\d{1,2}[日号])?|\d{1,2}[日号])")
 _SAME_DAY = re.compile(rf"([^，。,；;？?、]{{0,12}}?)的?(?:{'|'.join(SAME_DAY_WORDS)})")
 _WHEN = re.compile(r"([\u4e00-\u9fff]{0,6}?)(" + "|".join(WHEN_WORDS) + ")")  # `X发生时` / `X原型机首飞的时候`
 # after `早于X`: X's event (`的首飞`, `首飞`, `的首飞时间`), up to the question's end or a final particle
