@@ -2808,3 +2808,21 @@ def test_a_date_span_whose_end_leaves_out_the_shared_year_bounds_both_ways() -> 
     assert set(rec.answers) == {"甲战役", "乙战役"}
     assert rec.constraints["time"] == "1854年10月至12月间"
     assert ("1854年11月5日", "处于时期内", "1854年10月至12月") in rec.main_path
+
+
+def test_the_documents_subject_is_named_by_the_start_before_its_kind() -> None:
+    # `雷枪家族的各个型号`: 雷枪 begins several names (`雷枪Block V`, `雷枪采购协议`), but the subject, the node with
+    # the most triples, is `雷枪|巡航导弹` — a start and then a word of the KG (its kind)
+    rows = [
+        ("雷枪巡航导弹", "武器装备", "包含型号", "RGM-1A", "武器装备"),
+        ("雷枪巡航导弹", "武器装备", "包含型号", "RGM-1B", "武器装备"),
+        ("雷枪巡航导弹", "武器装备", "研制单位", "甲公司", "组织"),
+        ("雷枪巡航导弹", "武器装备", "类型", "巡航导弹", "类别"),
+        ("雷枪Block V", "武器装备", "改进自", "RGM-1B", "武器装备"),
+        ("雷枪采购协议", "合同", "采购装备", "雷枪Block V", "武器装备"),
+        ("RGM-1A", "武器装备", "射程", "2500千米", "数值"),
+        ("RGM-1B", "武器装备", "射程", "460千米", "数值"),
+    ]
+    question = "雷枪家族的各个型号里，射程超过1000千米的有哪些？"
+    assert "雷枪巡航导弹" in _analysis_on(rows, question).mention_set
+    assert _answer_on(rows, question, "L3").answers == ("RGM-1A",)

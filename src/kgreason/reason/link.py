@@ -243,6 +243,8 @@ class NameTable:
         for key, name in self.names.items():
             if len(name) > SIDE_START_CHARS:
                 starts[name[:SIDE_START_CHARS]].add(key)
+        # the node with the most triples: the document's own subject, which questions call by a short name
+        self.topic = max(self.names, key=lambda k: (self.degree.get(k, 0), k), default="")
         self.side_starts: dict[str, str] = {
             start: next(iter(keys))
             for start, keys in starts.items()
@@ -322,6 +324,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         # (a name linked some other way — spelled with a gap, `白沙号…首次试航` — is not linked again by its end)
         found.extend(m for m in _tails(table, q) if all(f.key != m.key for f in found))
         found.extend(_side_starts(table, q))
+        found.extend(_topic_start(table, q))
         found.extend(_battle_short_forms(table, q))
         found.extend(_listed_with_head(table, q))
         composed = _composed(table, q, name_hits)
@@ -648,6 +651,28 @@ def _other_number(name: str, part: str, following: str) -> bool:
 def is_side(index: KGIndex, key: str) -> bool:
     """Things belong to the node by a side relation (`X 隶属于 key`, `X 所属阵营 key`)."""
     return any(not e.forward and any(h in e.relation for h in CAMP_RELATION_HINTS) for e in index.edges(key))
+
+
+TOPIC_START_CHARS = 2
+
+
+def _topic_start(table: NameTable, q: MappedText) -> list[Mention]:
+    """`战斧家族的各个型号`: the first two characters of the document's subject name it when the rest of its name is a
+    word of the KG (`战斧|巡航导弹`, `台风|战斗机`: the kind), though they begin other names too (`战斧Block V`) — too
+    short for a partial link of any name, but the subject is what a short name means. Its first place only: the
+    subject is named once, a repeat belongs to the words around it."""
+    topic = table.topic
+    name = table.names.get(topic, "")
+    head, rest = name[:TOPIC_START_CHARS], name[TOPIC_START_CHARS:]
+    if not rest or rest not in table.words or not all("\u4e00" <= c <= "\u9fff" for c in head):
+        return []
+    nq = q.norm
+    start = nq.find(head)
+    end = start + TOPIC_START_CHARS
+    if start < 0 or _cuts_word(table, nq, end) or nq.startswith(name[:PARTIAL_MIN_CHARS], start):
+        return []
+    share = TOPIC_START_CHARS / len(name)
+    return [Mention(start, end, q.verbatim(start, end), topic, "partial", round(0.6 + 0.3 * share, 3))]
 
 
 def _side_starts(table: NameTable, q: MappedText) -> list[Mention]:
