@@ -2826,3 +2826,14 @@ def test_the_documents_subject_is_named_by_the_start_before_its_kind() -> None:
     question = "雷枪家族的各个型号里，射程超过1000千米的有哪些？"
     assert "雷枪巡航导弹" in _analysis_on(rows, question).mention_set
     assert _answer_on(rows, question, "L3").answers == ("RGM-1A",)
+
+
+def test_originally_alone_names_no_former_name() -> None:
+    # `原先隶属于哪国海军`: 原先 (originally) is an adverb, not a word for the former name (`原名`)
+    rows = [
+        ("甲号轻巡洋舰", "武器装备", "原名", "乙女神号巡洋舰", "名称"),
+        ("甲号轻巡洋舰", "武器装备", "原属", "丙国皇家海军", "组织机构"),
+        ("丁战役", "战役", "参战装备", "甲号轻巡洋舰", "武器装备"),
+    ]
+    assert _answer_on(rows, "甲号轻巡洋舰原先隶属于哪国海军？", "L1").answers == ("丙国皇家海军",)
+    assert _answer_on(rows, "甲号轻巡洋舰原来叫什么？", "L1").answers == ("乙女神号巡洋舰",)

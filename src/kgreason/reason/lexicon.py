@@ -60,7 +60,6 @@ RELATION_SYNONYMS: tuple[frozenset[str], ...] = tuple(
             "原定名称",
             "旧名",
             "原称",
-            "原先",
             "以前叫",
             "之前叫",
             "原来叫",
