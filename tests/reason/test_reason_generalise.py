@@ -2837,3 +2837,18 @@ def test_originally_alone_names_no_former_name() -> None:
     ]
     assert _answer_on(rows, "甲号轻巡洋舰原先隶属于哪国海军？", "L1").answers == ("丙国皇家海军",)
     assert _answer_on(rows, "甲号轻巡洋舰原来叫什么？", "L1").answers == ("乙女神号巡洋舰",)
+
+
+def test_a_noun_the_kg_does_not_use_before_among_asks_the_kg_word_it_ends_in() -> None:
+    # `几场子战役里，哪一场…`: 子战役 is no KG word; 战役, which it ends in, is the kind asked (not a place)
+    rows = [
+        ("甲河战役", "战役", "所属战役", "乙会战", "战役"),
+        ("甲河战役", "战役", "发生地点", "甲河一线", "地点"),
+        ("甲河战役", "战役", "开始时间", "1914年9月5日", "时间"),
+        ("丙沼泽战役", "战役", "所属战役", "乙会战", "战役"),
+        ("丙沼泽战役", "战役", "发生地点", "丙沼泽", "地点"),
+        ("丙沼泽战役", "战役", "开始时间", "1914年9月7日", "时间"),
+    ]
+    question = "乙会战的几场子战役里，哪一场最早打响？"
+    assert _analysis_on(rows, question).type_word == "战役"
+    assert _answer_on(rows, question, "L3").answers == ("甲河战役",)

@@ -591,6 +591,11 @@ def _type_word(
                 noun_before = at in name_starts or rest[len(rest) - n - 1] in endings
                 if noun_before and rest[-n:] in vocabulary and rest[-n:] not in relations:
                     return rest[-n:], at, at + len(rest)
+        # a noun the KG does not use that ends in a word it does (`几场子战役里`: `战役`): that word is the kind
+        # asked (before `里`/`中`, which end no phrase of their own)
+        for n in range(min(len(rest), 4), 2, -1):
+            if any(rest.startswith(w, n) for w in AMONG_WORDS) and (word := _kg_word_ending(rest[1:n], vocabulary)):
+                return word, at + n - len(word), at + n
         # a two-character noun the KG does not use whose head (its last character) ends KG names (`什么飞机` with
         # `超级军旗攻击机`): the kind asked, matched by that head
         if len(rest) >= 2 and rest[1] in endings and rest[:2] not in relations:
