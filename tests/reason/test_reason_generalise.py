@@ -2852,3 +2852,24 @@ def test_a_noun_the_kg_does_not_use_before_among_asks_the_kg_word_it_ends_in() -
     question = "乙会战的几场子战役里，哪一场最早打响？"
     assert _analysis_on(rows, question).type_word == "战役"
     assert _answer_on(rows, question, "L3").answers == ("甲河战役",)
+
+
+def test_a_longer_noun_the_kg_does_not_use_ending_the_question_is_matched_by_its_head() -> None:
+    # `给甲坦克提供动力的是哪一台柴油机`: 柴油机 is no KG word; its head 机 ends `乙型柴油发动机`, the answer
+    rows = [
+        ("甲坦克", "装备", "发动机", "乙型柴油发动机", "装备"),
+        ("甲坦克", "装备", "设计单位", "丙防务公司", "组织"),
+        ("甲坦克", "装备", "研制国家", "丁国", "国家"),
+        ("乙型柴油发动机", "装备", "研制单位", "戊动力公司", "组织"),
+    ]
+    question = "给甲坦克提供动力的是哪一台柴油机？"
+    assert _analysis_on(rows, question).type_word == "柴油机"
+    assert _answer_on(rows, question).answers == ("乙型柴油发动机",)
+    # … and in a set, by the KG's types too (`哪些实战行动`: a `空袭` is a 军事行动 as well)
+    rows = [
+        ("丙轰炸机", "装备", "参加行动", "甲黎明行动", "军事行动"),
+        ("丙轰炸机", "装备", "参加行动", "2017年乙地空袭", "军事行动"),
+        ("丙轰炸机", "装备", "研制单位", "丁公司", "组织"),
+    ]
+    rec = _answer_on(rows, "丙轰炸机参加过哪些实战行动？")
+    assert set(rec.answers) == {"甲黎明行动", "2017年乙地空袭"}

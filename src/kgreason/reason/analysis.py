@@ -600,6 +600,9 @@ def _type_word(
         # `超级军旗攻击机`): the kind asked, matched by that head
         if len(rest) >= 2 and rest[1] in endings and rest[:2] not in relations:
             return rest[:2], at, at + 2
+        # … so is a longer one that ends the question (`是哪一台柴油机` with `…柴油发动机`)
+        if 2 < len(rest) <= LONG_UNKNOWN_NOUN_CHARS and at + len(rest) == len(nq) and rest[-1] in endings:
+            return rest, at, at + len(rest)
         # one character that ends names of the KG and then the clause (`哪个州`, `哪座岛上`)
         # (or a verb: `在哪个州总装` — a longer word it starts would have matched above)
         if rest[:1] in endings:
@@ -627,6 +630,9 @@ def _type_word(
             if full:
                 return full, end - n, end
     return "", 0, 0
+
+
+LONG_UNKNOWN_NOUN_CHARS = 4  # a noun the KG does not use, ending the question, this long at most is an asked kind
 
 
 def _noun_before_copula(before: str, vocabulary: frozenset[str], endings: frozenset[str]) -> str:

@@ -428,10 +428,12 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
             else:
                 # a noun the KG does not use (`什么飞机`): a name ending in its head (`超级军旗攻击机`) is of that kind,
                 # less surely; nothing is ruled out by it
-                # (or a kind the KG states of it: `青河号 类型 巡洋舰` is a `军舰`)
+                # (or a kind the KG states of it, `青河号 类型 巡洋舰` is a `军舰`, or types it as, `军事行动` is a
+                # `实战行动`)
                 heads = (
                     normalize_text(node.name),
                     *(normalize_text(index.name(e.dst)) for e in category_edges(index, end)),
+                    *(normalize_text(t) for t in node.types),
                 )
                 kind = w.type_match / 2 if any(h.endswith(tw[-1]) for h in heads) else 0.0
             # `哪一级驱逐舰`: a kind is asked; a thing of that kind (`捍卫者号驱逐舰`) is not one
