@@ -2873,3 +2873,14 @@ def test_a_longer_noun_the_kg_does_not_use_ending_the_question_is_matched_by_its
     ]
     rec = _answer_on(rows, "丙轰炸机参加过哪些实战行动？")
     assert set(rec.answers) == {"甲黎明行动", "2017年乙地空袭"}
+
+
+def test_words_before_the_asked_noun_pick_the_node_whose_name_spells_them() -> None:
+    # `哪一个丙国集团军`: both armies are 集团军; the one whose name spells 丙国 is the one described
+    rows = [
+        ("甲地战役", "战役", "参战部队", "丁国第1集团军", "部队"),
+        ("甲地战役", "战役", "参战部队", "丙国第6集团军", "部队"),
+        ("丙国第6集团军", "部队", "司令", "戊将军", "人物"),
+        ("丁国第1集团军", "部队", "司令", "己将军", "人物"),
+    ]
+    assert _answer_on(rows, "参加甲地战役的是哪一个丙国集团军？").answers == ("丙国第6集团军",)

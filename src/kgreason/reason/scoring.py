@@ -157,6 +157,7 @@ def relation_match(relation: str, residual: str) -> RelationMatch:
 # a piece this long of the relation's own name, spelled beside a synonym's match, is evidence too (`土耳其…叫作` for
 # `土耳其方面称谓`: 称谓 by the naming synonyms, 土耳其 by the name)
 OWN_PIECE_CHARS = 3
+MODIFIER_MIN_CHARS = 2  # words before the asked noun this long, spelled in a node's names, describe the node
 HEAD_CHAR_WEIGHT = 0.15  # a relation's first character alone in the question
 LONG_RELATION_CHARS = 6  # a relation name this long is matched by the share of its bigrams the question spells
 PIECES_WEIGHT = 0.9  # a relation name the question spells in two pieces, against the same characters in a row
@@ -438,6 +439,11 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
                 kind = w.type_match / 2 if any(h.endswith(tw[-1]) for h in heads) else 0.0
             # `哪一级驱逐舰`: a kind is asked; a thing of that kind (`捍卫者号驱逐舰`) is not one
             score += min(kind, 0.0) if analysis.asks_category else kind
+            modifier = normalize_text(analysis.type_text)[: -len(tw)] if analysis.type_text.endswith(tw) else ""
+            if kind > 0 and len(modifier) >= MODIFIER_MIN_CHARS and modifier in names + kinds:
+                # the words before the asked noun describe it (`哪一个法国集团军`): a node of the kind whose names
+                # spell them is the one described
+                score += w.type_match / 2
             if analysis.kind_predicated and any(h in types for h in CATEGORY_TYPE_WORDS):
                 score = min(score, 0.0) - w.type_mismatch  # `哪些是防空导弹`: things of the kind, not the kind
     elif analysis.asks_event:
