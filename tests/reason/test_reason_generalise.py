@@ -2884,3 +2884,13 @@ def test_words_before_the_asked_noun_pick_the_node_whose_name_spells_them() -> N
         ("丁国第1集团军", "部队", "司令", "己将军", "人物"),
     ]
     assert _answer_on(rows, "参加甲地战役的是哪一个丙国集团军？").answers == ("丙国第6集团军",)
+
+
+def test_a_quantity_of_another_dimension_than_the_unit_asked_is_no_answer() -> None:
+    # `一共打了多长时间`: a duration is asked; the troops' number, whose relation spells `解放军`, is of another kind
+    rows = [
+        ("乙城战役", "战役", "发生地点", "乙城", "地点"),
+        ("乙城战役", "战役", "解放军参战兵力", "34万人", "数值"),
+        ("乙城战役", "战役", "历时", "29小时", "数值"),
+    ]
+    assert _answer_on(rows, "解放军攻克乙城一共打了多长时间？", "L1").answers == ("29小时",)
