@@ -2894,3 +2894,18 @@ def test_a_quantity_of_another_dimension_than_the_unit_asked_is_no_answer() -> N
         ("乙城战役", "战役", "历时", "29小时", "数值"),
     ]
     assert _answer_on(rows, "解放军攻克乙城一共打了多长时间？", "L1").answers == ("29小时",)
+
+
+def test_a_side_named_relation_on_the_chain_decides_the_country_of_what_it_reaches() -> None:
+    # `代表乙国签字的人，当时担任什么职务`: the chain goes along `乙方签字人`, so the post is the 乙国 signer's
+    rows = [
+        ("丙停战协定", "条约", "乙方签字人", "丁大臣", "人物"),
+        ("丙停战协定", "条约", "甲方签字人", "戊大使", "人物"),
+        ("丙停战协定", "条约", "签订地点", "己城", "地点"),
+        ("丁大臣", "人物", "职务", "乙国外交部长", "职务"),
+        ("戊大使", "人物", "职务", "甲国驻乙国大使", "职务"),
+        ("甲国", "国家", "参战", "丙战争", "战争"),
+        ("乙国", "国家", "参战", "丙战争", "战争"),
+    ]
+    question = "代表乙国在丙停战协定上签字的人，当时担任什么职务？"
+    assert _answer_on(rows, question).answers == ("乙国外交部长",)

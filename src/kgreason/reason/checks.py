@@ -7,7 +7,7 @@ here and found true; the assembler verifies them again with `check_derived_tripl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -351,10 +351,14 @@ def check_entity(
     role = entity_role(index, key, via, marked)
     if role == "camp" and any(w in index.types_text(key) for w in COUNTRY_TYPE_WORDS):
         role = "country"  # a side that the KG types as a country (conventions may key it apart: `country`)
-    sides = _side_relations(index, nodes[0]) if role == "country" else {}
+    sides = (
+        (_side_relations(index, chain.edges) or _side_relations(index, index.edges(nodes[0])))
+        if role == "country"
+        else {}
+    )
     if sides:
-        # the answer is reached along a relation named for a side (`日方损失航母`, `美军伤亡`): that says its
-        # country, before any longer connection (the battle's `参战方` is either side)
+        # the chain, or the answer, goes along a relation named for a side (`日方损失航母`, `苏方签字人`): that says
+        # its country, before any longer connection (the battle's `参战方` is either side)
         own = sides.get(index.name(key)[:1])
         if own is None:
             return Check("entity", role, text, False, note="a relation names another side")
@@ -377,11 +381,11 @@ def _kind_member(chain: Chain) -> list[str]:
     return [first.dst] if first is not None and typed and len(chain.edges) > 1 else []
 
 
-def _side_relations(index: KGIndex, node: str) -> dict[str, Edge]:
-    """The triples of `node` whose relation speaks for a country's side by the country's first character and 方/军
+def _side_relations(index: KGIndex, edges: Iterable[Edge]) -> dict[str, Edge]:
+    """The edges whose relation speaks for a country's side by the country's first character and 方/军
     (`日方损失航母`, `美军伤亡`), by that character — only characters that begin a country of the KG."""
     out: dict[str, Edge] = {}
-    for e in index.edges(node):
+    for e in edges:
         rel = normalize_text(e.relation)
         if len(rel) > 2 and rel[1] in SIDE_NAME_SUFFIXES and rel[0] in country_initials(index):
             out.setdefault(rel[0], e)
