@@ -2909,3 +2909,14 @@ def test_a_side_named_relation_on_the_chain_decides_the_country_of_what_it_reach
     ]
     question = "代表乙国在丙停战协定上签字的人，当时担任什么职务？"
     assert _answer_on(rows, question).answers == ("乙国外交部长",)
+
+
+def test_a_one_fact_question_looks_a_hop_further_past_a_quantity_of_another_dimension() -> None:
+    # `甲城前后被围了多少天`: the city's own number is of people; the siege, one hop on, states the days
+    rows = [
+        ("甲城", "地点", "围城初期居民人数", "250万人", "数值"),
+        ("甲城围困", "战役", "发生地点", "甲城", "地点"),
+        ("甲城围困", "战役", "持续时间", "872天", "数值"),
+        ("甲城围困", "战役", "开始时间", "1941年9月8日", "时间"),
+    ]
+    assert _answer_on(rows, "甲城前后被围了多少天？", "L1").answers == ("872天",)

@@ -45,7 +45,9 @@ EVENT_SAID_CHARS = 2  # the question spells this much of an event's name (beside
 NODE_SUPPORT = 0.6  # how much a hop is supported when the question names the node it reaches
 NOT_A_DATE = -2.0  # the answer-kind score of a non-date for a when-question: surer than other kind mismatches
 SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose node is not named) is unsupported
-OTHER_UNIT = -0.3  # answer-kind score of a quantity in another dimension than the unit asked (`多长时间` -> `34万人`)
+# the answer-kind score of a quantity in another dimension than the unit asked (`多长时间`, `多少天` -> `34万人`): what
+# cannot be asked, so a one-fact question looks a hop further
+OTHER_UNIT = -1.0
 SPECIFIC_KIND_CHARS = 3  # an asked noun this long that ends the answer's name names the last hop (`设计局`)
 ASKED_NAMES = 0.5  # the asked words (`…舷号是多少`) name the last relation at least this well
 
