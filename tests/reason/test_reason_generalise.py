@@ -2920,3 +2920,21 @@ def test_a_one_fact_question_looks_a_hop_further_past_a_quantity_of_another_dime
         ("甲城围困", "战役", "开始时间", "1941年9月8日", "时间"),
     ]
     assert _answer_on(rows, "甲城前后被围了多少天？", "L1").answers == ("872天",)
+
+
+PAIR_ROWS: list[tuple[str, str, str, str, str]] = [
+    ("首次氢弹空投试验", "事件", "发生时间", "1967年6月17日", "时间"),
+    ("首次氢弹空投试验", "事件", "使用装备", "甲型轰炸机", "装备"),
+    ("首次原子弹空投试验", "事件", "发生时间", "1965年5月14日", "时间"),
+    ("首次原子弹空投试验", "事件", "使用装备", "甲型轰炸机", "装备"),
+    ("乙设计研究院", "组织", "研制", "甲型轰炸机", "装备"),
+    ("首次氢弹空投试验", "事件", "发生地点", "第一试验基地", "地点"),
+]
+
+
+def test_when_nothing_links_two_characters_inside_one_name_alone_link_it() -> None:
+    # `我国第一次用飞机投下氢弹`: no name is spelled; 氢弹 is inside one name only (`首次氢弹空投试验`) — and `第一`,
+    # inside `第一试验基地` alone, is an ordinal there, no name's part
+    question = "我国第一次用飞机投下氢弹是在哪一天？"
+    assert _analysis_on(PAIR_ROWS, question).mention_set == {"首次氢弹空投试验"}
+    assert _answer_on(PAIR_ROWS, "我国第一次用飞机投下氢弹是在哪一天？", "L1").answers == ("1967年6月17日",)

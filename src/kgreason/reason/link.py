@@ -335,7 +335,11 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         # by design); failing that, the longest words the question shares with the inside of one name each
         # (`海上阅兵`)
         fallback = (
-            _topic_mentions(table, q, []) or _quoted_groups(table, q, []) or _shared(table, q) or _inner(table, q)
+            _topic_mentions(table, q, [])
+            or _quoted_groups(table, q, [])
+            or _shared(table, q)
+            or _inner(table, q)
+            or _inner_pair(table, q)
         )
         return sorted(fallback, key=lambda m: (m.start, m.key))
     chosen = _select(_not_inside_a_spelled_name(table, found, nq))
@@ -448,6 +452,26 @@ def _inner(table: NameTable, q: MappedText) -> list[Mention]:
         taken.append((i, i + len(part)))
         out.append(Mention(i, i + len(part), q.verbatim(i, i + len(part)), table.inner[part], "group", 0.5))
     return out
+
+
+def _inner_pair(table: NameTable, q: MappedText) -> list[Mention]:
+    """Last of all (`我国第一次用飞机投下氢弹是在哪一天`): two Chinese characters the question shares with the inside of
+    one name alone (`首次氢弹空投试验`) link to that node, weakly — the first such pair."""
+    nq = q.norm
+    holders: dict[str, set[str]] = defaultdict(set)
+    for key, name in table.names.items():
+        for i in range(len(name) - 1):
+            holders[name[i : i + 2]].add(key)
+    for i in range(len(nq) - 1):
+        pair = nq[i : i + 2]
+        keys = holders.get(pair, set())
+        cjk = all("\u4e00" <= c <= "\u9fff" for c in pair)
+        if len(keys) == 1 and cjk and pair not in table.words and not _in_ordinal(nq, i, i + 2):
+            return [Mention(i, i + 2, q.verbatim(i, i + 2), next(iter(keys)), "group", INNER_PAIR_SCORE)]
+    return []
+
+
+INNER_PAIR_SCORE = 0.4
 
 
 def _not_inside_a_spelled_name(table: NameTable, cands: list[Mention], nq: str) -> list[Mention]:
