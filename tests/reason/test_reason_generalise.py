@@ -2938,3 +2938,16 @@ def test_when_nothing_links_two_characters_inside_one_name_alone_link_it() -> No
     question = "我国第一次用飞机投下氢弹是在哪一天？"
     assert _analysis_on(PAIR_ROWS, question).mention_set == {"首次氢弹空投试验"}
     assert _answer_on(PAIR_ROWS, "我国第一次用飞机投下氢弹是在哪一天？", "L1").answers == ("1967年6月17日",)
+
+
+def test_how_far_asks_a_length() -> None:
+    # `挂载的巡航导弹能打多远`: a range, not the number of missiles carried
+    rows = [
+        ("甲轰炸机", "装备", "挂载武器", "乙巡航导弹", "装备"),
+        ("甲轰炸机", "装备", "挂载数量", "6枚", "数值"),
+        ("乙巡航导弹", "装备", "射程", "1500千米", "数值"),
+        ("乙巡航导弹", "装备", "弹头重量", "500千克", "数值"),
+        ("乙巡航导弹", "装备", "单机挂载", "2枚", "数值"),
+    ]
+    assert _analysis_on(rows, "甲轰炸机挂载的巡航导弹能打多远？").asked_unit == "千米"
+    assert _answer_on(rows, "甲轰炸机挂载的巡航导弹能打多远？").answers == ("1500千米",)

@@ -37,6 +37,7 @@ from kgreason.reason.lexicon import (
     DURATION_UNIT,
     EVENT_MEASURE_WORDS,
     EXCLUDE_FRAMES,
+    HOW_ADJECTIVE_UNITS,
     HOW_LONG_PATTERNS,
     HOW_MANY_WORDS,
     INTERROGATIVES,
@@ -1524,10 +1525,13 @@ _HOW_LONG = re.compile("|".join(HOW_LONG_PATTERNS))
 def _asked_unit(nq: str) -> str:
     """The unit of measure right after 多少/几 (`多少节`, `多少公里`): one the quantity parser knows with a dimension
     of its own — a counter (`多少名`) is `measure_word`'s; for a question of how long (`飞多久`, `持续了多长时间`),
-    a unit of time (what is compared is the dimension: a duration, not a wingspan)."""
+    a unit of time (what is compared is the dimension: a duration, not a wingspan), and of how far, high, heavy…
+    (`能打多远`), a unit of that dimension."""
     m = _UNIT_ASKED.search(nq)
     if m is None:
-        return DURATION_UNIT if _HOW_LONG.search(nq) else ""
+        if _HOW_LONG.search(nq):
+            return DURATION_UNIT
+        return next((unit for word, unit in HOW_ADJECTIVE_UNITS.items() if word in nq), "")
     for k in range(len(m.group(1)), 0, -1):
         q = parse_quantity("1" + m.group(1)[:k])
         if q is not None and q.dimension and not q.dimension.startswith("count:"):

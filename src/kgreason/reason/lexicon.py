@@ -473,6 +473,17 @@ NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
 # How long something lasted or can last (`飞多久`, `持续了多长时间`): a duration is asked, in any unit of time.
 HOW_LONG_PATTERNS: tuple[str, ...] = (r"多久", r"多长(?:的)?时间", r"多少时间")
 DURATION_UNIT = "天"  # a unit of that dimension, for comparing dimensions
+# How far, high, heavy, fast… (`能打多远`, `飞多高`): a unit of the dimension each asks (`多长`, `多大` say none surely:
+# a length or a duration, an area or a displacement)
+HOW_ADJECTIVE_UNITS: dict[str, str] = {
+    "多远": "千米",
+    "多高": "米",
+    "多深": "米",
+    "多宽": "米",
+    "多厚": "毫米",
+    "多重": "吨",
+    "多快": "千米/小时",
+}
 # How much two values differ: a comparison word then how-many (`比B多出几架`, `提高了多少马力`), or a span
 # (`相隔多少年`, `过了几天`) — the answer is a difference computed in code (reason/arithmetic.py).
 DIFFERENCE_PATTERNS: tuple[str, ...] = (
