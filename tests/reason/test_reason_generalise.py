@@ -2951,3 +2951,16 @@ def test_how_far_asks_a_length() -> None:
     ]
     assert _analysis_on(rows, "甲轰炸机挂载的巡航导弹能打多远？").asked_unit == "千米"
     assert _answer_on(rows, "甲轰炸机挂载的巡航导弹能打多远？").answers == ("1500千米",)
+
+
+def test_a_span_said_from_one_date_to_another_with_words_between_is_one_window() -> None:
+    # `从1941年9月围城开始到1944年1月彻底解围`: one window over both ends, not two windows of a month each
+    rows = [
+        ("甲方面军", "部队", "司令员", "乙将军", "人物"),
+        ("乙将军", "人物", "就任时间", "1942年6月", "时间"),
+    ]
+    question = "从1941年9月围城开始到1944年1月彻底解围，甲方面军一共换过几任司令员？"
+    (window,) = _analysis_on(rows, question).times
+    assert window.text == "从1941年9月围城开始到1944年1月彻底解围"
+    assert window.date is not None and window.date.lo == (1941, 9, 1) and window.date.hi == (1944, 1, 31)
+    assert _analysis_on(rows, question).form == "count"  # `几任`: 任 counts holders of a post

@@ -37,6 +37,7 @@ from kgreason.reason.lexicon import (
     DURATION_UNIT,
     EVENT_MEASURE_WORDS,
     EXCLUDE_FRAMES,
+    FROM_WORDS,
     HOW_ADJECTIVE_UNITS,
     HOW_LONG_PATTERNS,
     HOW_MANY_WORDS,
@@ -747,6 +748,23 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
                 operand = q.verbatim(ns, ne2)
                 out.append(TimeWindow(text, "处于时期内", operand, date=None, start=ns, end=end))
                 continue
+        # a span said with words between its ends: `从1941年9月围城开始到1944年1月彻底解围`
+        between = _FROM_TO.match(q.original, d.end) if i + 1 < len(dates) else None
+        if (
+            between is not None
+            and between.end() == dates[i + 1].start
+            and q.original[: d.start].rstrip().endswith(FROM_WORDS)
+            and dates[i + 1].value.hi >= d.value.lo
+        ):
+            nxt = dates[i + 1]
+            used.add(i + 1)
+            start = norm_pos.get(d.start, 0) - 1
+            tail = _SPAN_TAIL.match(q.original, nxt.end)
+            end = q.norm_index(nxt.end + (len(tail.group(0)) if tail else 0))
+            text = f"{d.text}至{nxt.text}"
+            span = DateValue(d.value.lo, nxt.value.hi, "span", text)
+            out.append(TimeWindow(q.verbatim(start, end), "处于时期内", text, span, start=start, end=end))
+            continue
         # a span whose end leaves out the year (and month) it shares: `1854年10月至12月`, `6月5日至7日`
         part = _SPAN_END.match(q.original, d.end)
         whole = parse_date(q.original[d.start : part.end()]) if part else None
@@ -869,6 +887,8 @@ def _category_question(nq: str, index: KGIndex) -> re.Match[str] | None:
     return _ASKS_CATEGORY.search(nq)
 
 
+_FROM_TO = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:到|至)")  # `围城开始到`: the words between a span's two ends
+_SPAN_TAIL = re.compile(r"[\u4e00-\u9fff]{0,6}?(?=[，,。；;？?])")  # the words closing a span's clause (`彻底解围`)
 _SPAN_END = re.compile(r"(?:至|到|-|—)(?:\d{1,2}月(?:\d{1,2}[日号])?|\d{1,2}[日号])")
 _SAME_DAY = re.compile(rf"([^，。,；;？?、]{{0,12}}?)的?(?:{'|'.join(SAME_DAY_WORDS)})")
 _WHEN = re.compile(r"([\u4e00-\u9fff]{0,6}?)(" + "|".join(WHEN_WORDS) + ")")  # `X发生时` / `X原型机首飞的时候`

@@ -286,6 +286,7 @@ NUMERIC_COMPARATORS: dict[str, str] = {
 }
 
 # Time-window words after a date or period (the constraint value keeps them: `2010年以后`, `二战期间`).
+FROM_WORDS: tuple[str, ...] = ("从", "自")  # before the first end of a span said with words between (`从X…到Y`)
 TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始")
 TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止")
 # Words that make an after-bound count from the bound's start (`进入21世纪以后`, `2010年以来`, `自1990年起`): a date
@@ -368,7 +369,7 @@ CONVERSE_WORDS: tuple[tuple[str, str], ...] = (
     ("上级", "下级"),
 )
 # Measure words (classifiers) after 几 / 多少 / 哪一 / 那一: `几艘`, `多少名`, `哪一型`, `那一次`.
-MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届级起片颗根张篇挺具轮波层段所份组笔"
+MEASURE_WORDS = "个艘架种次支位名型款辆枚项场门座类处家台套发部条批届级起片颗根张篇挺具轮波层段所份组笔任"
 # Numerals that count before a measure word (`三架原型机`, `两艘`, `几个`).
 COUNT_NUMERALS = "两二三四五六七八九十几"
 # an ordinal word with its measure word (`第一次`, `第二艘`): a number said as a word, never the start of a name
