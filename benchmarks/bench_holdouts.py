@@ -86,6 +86,10 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     # so far) — 38df755, its start, in brackets: the fixes did not transfer (at lost one question, au the same)
     "at": (0.7603, "8e4f9a2"),  # 38df755: 0.7883 (19 right; 8e4f9a2 18)
     "au": (0.7235, "8e4f9a2"),  # 38df755: 0.7235 (15 right, the same)
+    # written in the twelfth session's middle into a folder not read until its fixes were in (the writers were told
+    # to report nothing of their questions); run on e0da7eb — 38df755, its start, in brackets: again no transfer
+    "av": (0.7192, "e0da7eb"),  # 38df755: 0.7192 (15 right, the same)
+    "aw": (0.7964, "e0da7eb"),  # 38df755: 0.8125 (19 right; e0da7eb 18)
 }
 
 
