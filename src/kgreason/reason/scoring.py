@@ -255,7 +255,7 @@ def hop_match(e: Edge, residual: str) -> RelationMatch:
             c = relation_match(name, residual)
             if c.score > m.score:
                 m = c
-    rel = normalize_text(e.relation)
+    rel = e.relation
     if m.score == 0 and len(rel) >= 2 and "\u4e00" <= rel[0] <= "\u9fff" and rel[0] in residual:
         # `歼灭了多少` for `歼敌数量`: a verb shares its first character with the name's first word — weak evidence
         # for a hop, no coverage, enough to tell apart relations that share nothing else
@@ -441,8 +441,9 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
                 kind = w.type_match / 2 if any(h.endswith(tw[-1]) for h in heads) else 0.0
             # `哪一级驱逐舰`: a kind is asked; a thing of that kind (`捍卫者号驱逐舰`) is not one
             score += min(kind, 0.0) if analysis.asks_category else kind
-            modifier = normalize_text(analysis.type_text)[: -len(tw)] if analysis.type_text.endswith(tw) else ""
-            if kind > 0 and len(modifier) >= MODIFIER_MIN_CHARS and modifier in names + kinds:
+            longer = kind > 0 and len(analysis.type_text) >= len(tw) + MODIFIER_MIN_CHARS
+            modifier = normalize_text(analysis.type_text)[: -len(tw)] if longer else ""
+            if len(modifier) >= MODIFIER_MIN_CHARS and analysis.type_text.endswith(tw) and modifier in names + kinds:
                 # the words before the asked noun describe it (`哪一个法国集团军`): a node of the kind whose names
                 # spell them is the one described
                 score += w.type_match / 2
