@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgreason.text.normalize import normalize_text, normalize_triple
+from kgreason.text.normalize import is_han, normalize_text, normalize_triple
 
 
 @pytest.mark.parametrize(
@@ -43,3 +43,8 @@ def test_surname_is_the_last_part_of_a_transliterated_name() -> None:
     assert surname("弗兰克·杰克·弗莱彻") == "弗莱彻"
     assert surname("约瑟夫・罗彻福特") == "罗彻福特"  # the other dot
     assert surname("杨伟") == ""
+
+
+def test_is_han_is_true_only_for_chinese_characters() -> None:
+    assert is_han("战斧") and is_han("歼")
+    assert not is_han("F-") and not is_han("战F") and not is_han("")

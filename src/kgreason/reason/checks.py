@@ -18,12 +18,11 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, connect
 from kgreason.kg.quantities import Quantity, parse_quantity
 from kgreason.reason.analysis import Analysis, NumericThreshold, TimeWindow
-from kgreason.reason.kinds import country_initials
+from kgreason.reason.kinds import country_initials, is_country
 from kgreason.reason.lexicon import (
     CAMP_RELATION_HINTS,
     CAMP_TYPE_HINTS,
     CATEGORY_RELATION_CHARS,
-    COUNTRY_TYPE_WORDS,
     GENERIC_TIME_RELATIONS,
     PLACE_RELATION_HINTS,
     PLACE_TYPE_WORDS,
@@ -349,7 +348,7 @@ def check_entity(
     if via is None and max_hops > 1:
         via = reach(nodes[:1], max_hops) or reach(_kind_member(chain), max_hops)
     role = entity_role(index, key, via, marked)
-    if role == "camp" and any(w in index.types_text(key) for w in COUNTRY_TYPE_WORDS):
+    if role == "camp" and is_country(index, key):
         role = "country"  # a side that the KG types as a country (conventions may key it apart: `country`)
     sides = (
         (_side_relations(index, chain.edges) or _side_relations(index, index.edges(nodes[0])))

@@ -49,12 +49,15 @@ def category_heads(index: KGIndex) -> frozenset[str]:
     return frozenset(index.name(k)[-1:] for k in index.nodes if is_category(index, k))
 
 
+def is_country(index: KGIndex, key: str) -> bool:
+    """The KG types the node as a country (`国家`)."""
+    return any(w in index.types_text(key) for w in COUNTRY_TYPE_WORDS)
+
+
 @lru_cache(maxsize=64)
 def country_initials(index: KGIndex) -> frozenset[str]:
     """The first characters of the nodes the KG types as countries (`日本` -> `日`); cached per KG."""
-    return frozenset(
-        index.name(k)[:1] for k in index.nodes if any(w in index.types_text(k) for w in COUNTRY_TYPE_WORDS)
-    )
+    return frozenset(index.name(k)[:1] for k in index.nodes if is_country(index, k))
 
 
 def kind_word_after(index: KGIndex, key: str, text: str) -> int:

@@ -286,12 +286,12 @@ NUMERIC_COMPARATORS: dict[str, str] = {
 }
 
 # Time-window words after a date or period (the constraint value keeps them: `2010年以后`, `二战期间`).
-FROM_WORDS: tuple[str, ...] = ("从", "自")  # before the first end of a span said with words between (`从X…到Y`)
 TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始")
 TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止")
+FROM_WORDS: tuple[str, ...] = ("从", "自")  # before the first end of a span said with words between (`从X…到Y`)
 # Words that make an after-bound count from the bound's start (`进入21世纪以后`, `2010年以来`, `自1990年起`): a date
 # inside the bound holds too (said `处于时期内`)
-TIME_FROM_START_BEFORE: tuple[str, ...] = ("进入", "自从", "自", "从")
+TIME_FROM_START_BEFORE: tuple[str, ...] = ("进入", "自从", *FROM_WORDS)
 TIME_FROM_START_AFTER: tuple[str, ...] = ("以来", "起", "开始")
 # Words that begin with the one-character bounds `后`/`前` and are no bound after a name (`X后来改名`: later).
 NOT_BOUND_WORDS: tuple[str, ...] = ("后来", "后续", "后勤", "后继", "前往", "前身", "前线", "前任", "前沿")

@@ -62,7 +62,7 @@ from kgreason.reason.lexicon import (
 )
 from kgreason.reason.textmap import MappedText, quoted_spans
 from kgreason.text.names import surname
-from kgreason.text.normalize import normalize_text
+from kgreason.text.normalize import is_han, normalize_text
 from kgreason.text.overlap import abbreviation_in, longest_common_substring, occurrences
 
 LinkHow = Literal["exact", "core", "partial", "fuzzy", "gapped", "elided", "group", "composed"]
@@ -269,6 +269,16 @@ class NameTable:
         inner = {part: next(iter(keys)) for part, keys in holders.items() if len(keys) == 1}
         return shared, inner
 
+    @cached_property
+    def single_pairs(self) -> dict[str, str]:
+        """Two characters inside one entity name alone -> that node (the last resort of linking, `_inner_pair`);
+        built on first use."""
+        holders: dict[str, set[str]] = defaultdict(set)
+        for key, name in self.names.items():
+            for i in range(len(name) - 1):
+                holders[name[i : i + 2]].add(key)
+        return {pair: next(iter(keys)) for pair, keys in holders.items() if len(keys) == 1}
+
     @property
     def shared(self) -> dict[str, list[str]]:
         """Words (3-8 characters) inside two or more entity names -> those nodes."""
@@ -458,16 +468,10 @@ def _inner_pair(table: NameTable, q: MappedText) -> list[Mention]:
     """Last of all (`我国第一次用飞机投下氢弹是在哪一天`): two Chinese characters the question shares with the inside of
     one name alone (`首次氢弹空投试验`) link to that node, weakly — the first such pair."""
     nq = q.norm
-    holders: dict[str, set[str]] = defaultdict(set)
-    for key, name in table.names.items():
-        for i in range(len(name) - 1):
-            holders[name[i : i + 2]].add(key)
     for i in range(len(nq) - 1):
-        pair = nq[i : i + 2]
-        keys = holders.get(pair, set())
-        cjk = all("\u4e00" <= c <= "\u9fff" for c in pair)
-        if len(keys) == 1 and cjk and pair not in table.words and not _in_ordinal(nq, i, i + 2):
-            return [Mention(i, i + 2, q.verbatim(i, i + 2), next(iter(keys)), "group", INNER_PAIR_SCORE)]
+        key = table.single_pairs.get(pair := nq[i : i + 2])
+        if key is not None and is_han(pair) and pair not in table.words and not _in_ordinal(nq, i, i + 2):
+            return [Mention(i, i + 2, q.verbatim(i, i + 2), key, "group", INNER_PAIR_SCORE)]
     return []
 
 
@@ -688,7 +692,7 @@ def _topic_start(table: NameTable, q: MappedText) -> list[Mention]:
     topic = table.topic
     name = table.names.get(topic, "")
     head, rest = name[:TOPIC_START_CHARS], name[TOPIC_START_CHARS:]
-    if not rest or rest not in table.words or not all("\u4e00" <= c <= "\u9fff" for c in head):
+    if not rest or rest not in table.words or not is_han(head):
         return []
     nq = q.norm
     start = nq.find(head)

@@ -38,7 +38,7 @@ from kgreason.reason.lexicon import (
     names_person_type,
     relation_variants,
 )
-from kgreason.text.normalize import normalize_text
+from kgreason.text.normalize import is_han, normalize_text
 from kgreason.text.overlap import abbreviation_in, longest_common_substring
 
 EVENT_SAID_CHARS = 2  # the question spells this much of an event's name (besides the start's) to name it in part
@@ -237,7 +237,7 @@ def _spread_word(word: str, residual: str) -> frozenset[int] | None:
     (`首制艇` for `首艇`); None otherwise."""
     at = residual.find(word[0])
     while at >= 0:
-        if residual[at + 2 : at + 3] == word[1] and "\u4e00" <= residual[at + 1] <= "\u9fff":
+        if residual[at + 2 : at + 3] == word[1] and is_han(residual[at + 1]):
             return frozenset({at, at + 2})
         at = residual.find(word[0], at + 1)
     return None
@@ -256,7 +256,7 @@ def hop_match(e: Edge, residual: str) -> RelationMatch:
             if c.score > m.score:
                 m = c
     rel = e.relation
-    if m.score == 0 and len(rel) >= 2 and "\u4e00" <= rel[0] <= "\u9fff" and rel[0] in residual:
+    if m.score == 0 and len(rel) >= 2 and is_han(rel[0]) and rel[0] in residual:
         # `歼灭了多少` for `歼敌数量`: a verb shares its first character with the name's first word — weak evidence
         # for a hop, no coverage, enough to tell apart relations that share nothing else
         m = RelationMatch(HEAD_CHAR_WEIGHT, frozenset())

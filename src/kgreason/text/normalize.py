@@ -81,3 +81,8 @@ def _normalize_slow(s: str) -> str:
 
 def normalize_triple(triple: tuple[str, str, str]) -> tuple[str, str, str]:
     return (normalize_text(triple[0]), normalize_text(triple[1]), normalize_text(triple[2]))
+
+
+def is_han(text: str) -> bool:
+    """Every character of `text` is a Chinese character of the basic CJK block (`战斧`; not `F-`, not "")."""
+    return bool(text) and all("\u4e00" <= ch <= "\u9fff" for ch in text)
