@@ -90,6 +90,9 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     # to report nothing of their questions); run on e0da7eb — 38df755, its start, in brackets: again no transfer
     "av": (0.7192, "e0da7eb"),  # 38df755: 0.7192 (15 right, the same)
     "aw": (0.7964, "e0da7eb"),  # 38df755: 0.8125 (19 right; e0da7eb 18)
+    # written at the thirteenth session's start, run on 80a2a7a (its start) before anything was changed
+    "ax": (0.7457, "80a2a7a"),
+    "ay": (0.7446, "80a2a7a"),
 }
 
 

@@ -153,7 +153,7 @@ def test_constraints_quote_the_question() -> None:
     )
     assert messages(problems) == [
         "warning constraints.maker: unknown constraint key 'maker' (the conventions use time, camp, place, numeric, "
-        "order, type)",
+        "order, type, exclude)",
         "warning constraints.place: value '2010 年以后' is not a verbatim part of the question; constraints quote the "
         "question's own wording",
         "error constraints.order: is empty; a constraint needs a value",

@@ -9,7 +9,7 @@ from kgreason.reason.present import written_constraints
 def test_demonstrative_is_left_out_of_a_constraint_value() -> None:
     conv = default_conventions()
     got = written_constraints({"exclude": "在朱日和举行的那次阅兵", "type": "那艘055型驱逐舰"}, conv)
-    assert got == {"camp": "在朱日和举行的阅兵", "type": "055型驱逐舰"}
+    assert got == {"exclude": "在朱日和举行的阅兵", "type": "055型驱逐舰"}
 
 
 def test_a_value_that_is_only_a_demonstrative_word_is_kept() -> None:
@@ -23,3 +23,11 @@ def test_constraint_kind_written_under_the_learned_key() -> None:
     conv = parse_conventions(data, "test", default_conventions())
     got = written_constraints({"exclude": "北约成员国", "order": "射程更远"}, conv)
     assert got == {"exclude": "北约成员国", "compare": "射程更远"}
+
+
+def test_a_negation_without_a_key_of_its_own_is_written_under_the_sides_key() -> None:
+    # conventions that give `exclude` no key (this project's sample: `"camp": "英国以外"`)
+    data = default_conventions().to_json()
+    data["constraint_keys"] = {**data["constraint_keys"], "exclude": None}
+    conv = parse_conventions(data, "test", default_conventions())
+    assert written_constraints({"exclude": "英国以外"}, conv) == {"camp": "英国以外"}

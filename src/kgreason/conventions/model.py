@@ -203,7 +203,7 @@ class Conventions:
     # -------------------------------------------------------------------------------------- constraint keys
     def constraint_key(self, kind: ConstraintKind) -> str | None:
         """The key to write a constraint of `kind` under; None: no key of its own (a negation is then written
-        under the key of what it negates, as `"camp": "英国以外"` in the sample)."""
+        under the key of what it negates, as `"camp": "英国以外"`)."""
         return dict(self.constraint_keys)[kind]
 
     def kind_of_key(self, key: str) -> ConstraintKind | None:

@@ -55,9 +55,9 @@ def written_answer(
 
 def written_constraints(constraints: dict[str, str], conv: Conventions) -> dict[str, str]:
     """Each constraint (keyed by its kind) under the conventions' key; a kind without a key of its own (a negation,
-    by default) under the side's key, as `"camp": "英国以外"`. The first of two constraints for one key wins. A
-    demonstrative is left out of the value (`在朱日和举行的那次阅兵` -> `在朱日和举行的阅兵`): the question points
-    with it; the constraint is the description."""
+    when the conventions give `exclude` none) under the side's key, as `"camp": "英国以外"`. The first of two
+    constraints for one key wins. A demonstrative is left out of the value (`在朱日和举行的那次阅兵` ->
+    `在朱日和举行的阅兵`): the question points with it; the constraint is the description."""
     out: dict[str, str] = {}
     kinds: dict[str, ConstraintKind] = {k: k for k in CONSTRAINT_KINDS}
     for kind, value in constraints.items():
