@@ -2964,3 +2964,42 @@ def test_a_span_said_from_one_date_to_another_with_words_between_is_one_window()
     assert window.text == "从1941年9月围城开始到1944年1月彻底解围"
     assert window.date is not None and window.date.lo == (1941, 9, 1) and window.date.hi == (1944, 1, 31)
     assert _analysis_on(rows, question).form == "count"  # `几任`: 任 counts holders of a post
+
+
+SIDES_ROWS: list[tuple[str, str, str, str, str]] = [
+    ("甲海海战", "战役", "参战部队", "第9特混舰队", "部队"),
+    ("甲海海战", "战役", "参战部队", "第一机动舰队", "部队"),
+    ("第7舰队", "部队", "下辖", "第9特混舰队", "部队"),
+    ("第9特混舰队", "部队", "指挥官", "马克·乙", "人物"),
+    ("第7舰队", "部队", "司令", "丁将军", "人物"),
+    ("第一机动舰队", "部队", "隶属于", "丙国联合舰队", "部队"),
+    ("第一机动舰队", "部队", "司令长官", "丙将军", "人物"),
+    ("乙岛战役", "战役", "参战方", "丙国", "国家"),
+    ("乙岛战役", "战役", "参战方", "戊国", "国家"),
+    ("乙岛战役", "战役", "包含阶段", "甲海海战", "战役"),
+]
+
+
+def test_a_country_before_the_asked_noun_says_whose_the_thing_is() -> None:
+    # `那支丙国舰队`: the fleet of 丙国's side — its owner is named for the country — not the other side's fleet that
+    # a chain from 丙国 through the battle (`参战方`: either side) reaches; and `长` of `司令长官` compares nothing
+    q = "在甲海与马克·乙的第9特混舰队交手的那支丙国舰队，司令长官是谁？"
+    analysis = _analysis_on(SIDES_ROWS, q)
+    assert analysis.form == "entity" and analysis.comparative_text == ""
+    described = _analysis_on(SIDES_ROWS, "在甲海与马克·乙的第9特混舰队交手的是哪一支丙国舰队")
+    assert described.roles.get("丙国") == "camp"
+    assert _answer_on(SIDES_ROWS, q).answers == ("丙将军",)
+
+
+def test_a_comparison_word_inside_a_name_or_a_word_compares_nothing() -> None:
+    # two places listed, then `远` of `远征军` (a name) and `长` of `司令长官` (a word going on): no which-of question
+    rows = [
+        ("第11集团军", "部队", "作战方向", "甲城", "地点"),
+        ("第11集团军", "部队", "作战方向", "乙城", "地点"),
+        ("第11集团军", "部队", "隶属于", "丙国远征军", "部队"),
+        ("丙国远征军", "部队", "司令长官", "丁将军", "人物"),
+    ]
+    q = "负责甲城、乙城方向的那个集团军，其上级远征军的司令长官是谁？"
+    analysis = _analysis_on(rows, q)
+    assert analysis.form != "choice" and analysis.comparative_text == ""
+    assert _answer_on(rows, q).answers == ("丁将军",)

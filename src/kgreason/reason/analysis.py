@@ -14,7 +14,14 @@ from typing import Literal
 from kgreason.kg.dates import DateValue, find_dates, find_month_days, parse_date
 from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities, parse_count, parse_quantity
-from kgreason.reason.kinds import category_heads, is_category, kind_word_after, noun_names_events, role_person_types
+from kgreason.reason.kinds import (
+    category_heads,
+    is_category,
+    is_country,
+    kind_word_after,
+    noun_names_events,
+    role_person_types,
+)
 from kgreason.reason.lexicon import (
     A_NOT_A,
     ALREADY_WORDS,
@@ -55,6 +62,7 @@ from kgreason.reason.lexicon import (
     NUMERIC_COMPARATORS,
     ORDER_WORDS,
     PERSON_WORDS,
+    PHRASE_END_CHARACTERS,
     PLACE_MARKERS,
     PLACE_QUESTION_PATTERNS,
     PLACE_TYPE_HINTS,
@@ -88,7 +96,7 @@ from kgreason.reason.lexicon import (
 )
 from kgreason.reason.link import Mention, is_side
 from kgreason.reason.textmap import MappedText, quoted_spans
-from kgreason.text.normalize import normalize_text
+from kgreason.text.normalize import is_han, normalize_text
 from kgreason.text.overlap import longest_common_substring, share_spelled
 
 # Words that introduce a name the question identifies something by (`绰号“阿迪尔”的战斗机`).
@@ -383,7 +391,7 @@ def _comparative(
         else:
             tails = [(qm.end(), nq[qm.end() :]), (last.end, nq[last.end : qm.start()])]
         for tail_start, tail in tails:
-            found = _comparison_in(nq, tail, tail_start, _COMPARISON_WORDS)
+            found = _comparison_in(nq, tail, tail_start, _COMPARISON_WORDS, mentions, mapped)
             if found is not None:
                 return (*found, tuple(m.key for m in group))
     return None
@@ -475,17 +483,38 @@ def _in_how_many(text: str, i: int, n: int) -> bool:
     return "多少" in text[max(0, i - 1) : i + n + 1]
 
 
+def _word_goes_on(nq: str, at: int, mapped: MappedText | None) -> bool:
+    """A Chinese character at `at` of `nq` that continues the word before it — not a particle or a degree
+    complement (`的`, `一些`, `得多`, `吗`), not after a punctuation mark of the question, not its end."""
+    if at >= len(nq) or not is_han(nq[at]) or nq[at] in PHRASE_END_CHARACTERS:
+        return False
+    return mapped is None or not re.search(r"[，,。；;？?！!、：:]", mapped.gap(at, at))
+
+
 _COMPARISON_WORDS = {**COMPARATIVE_WORDS, **ORDER_WORDS}  # longest first in the search: `最晚` before `晚`
 
 
 def _comparison_in(
-    nq: str, tail: str, tail_start: int, words: Mapping[str, tuple[str, str]]
+    nq: str,
+    tail: str,
+    tail_start: int,
+    words: Mapping[str, tuple[str, str]],
+    names: Sequence[Mention] = (),
+    mapped: MappedText | None = None,
 ) -> tuple[str, str, int, int] | None:
     """The first comparison word of `tail` (at `tail_start` of `nq`): (aspect, direction, start, end) of the phrase
-    the `order` constraint quotes (`射程更远`, `先沉没`, `更早`)."""
+    the `order` constraint quotes (`射程更远`, `先沉没`, `更早`). A word inside one of `names` compares nothing
+    (`远` of `远征军`)."""
+
+    def skipped(i: int, n: int) -> bool:
+        at = tail_start + i
+        if n == 1 and words.get(tail[i], ("", ""))[0] == "quantity" and _word_goes_on(nq, at + 1, mapped):
+            return True  # a bare `长` / `远` ends its phrase (`谁的航程长`): in `司令长官` it is no comparison
+        return _in_how_many(tail, i, n) or any(m.start <= at and at + n <= m.end for m in names)
+
     for word in sorted(words, key=len, reverse=True):
         i = tail.find(word)
-        while i >= 0 and _in_how_many(tail, i, len(word)):
+        while i >= 0 and skipped(i, len(word)):
             i = tail.find(word, i + 1)
         if i < 0:
             continue
@@ -1348,6 +1377,17 @@ def _with_kind_words(q: MappedText, mentions: list[Mention], index: KGIndex) -> 
     return out
 
 
+def _countries_before(q: MappedText, dropped: list[Mention], tw_start: int, index: KGIndex) -> list[Mention]:
+    """`哪一支日本舰队`: a weak link over the asked noun (`日本联合舰队`) is dropped — the noun names a kind — but a
+    country it began with, named in full right before the noun, says whose the thing asked is: a name of its own."""
+    out: list[Mention] = []
+    for m in dropped:
+        key = q.norm[m.start : tw_start]
+        if m.start < tw_start and key in index.nodes and is_country(index, key):
+            out.append(Mention(m.start, tw_start, q.verbatim(m.start, tw_start), key, "exact", 1.0))
+    return out
+
+
 def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGIndex) -> Analysis:
     nq = q.norm
     mentions = _with_kind_words(q, mentions, index)
@@ -1373,18 +1413,21 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
     if predicated is not None and not type_word:
         type_word, tw_start, tw_end = predicated
     # `…中，哪些是防空导弹` / `属于防空导弹的是哪几型`: the kind is said of the members asked, not asked itself
+    owners: list[Mention] = []
     kind_predicated = bool(type_word) and (
         (predicated is not None and predicated[0] == type_word) or _after_which_copula(nq, tw_start)
     )
     if type_word:
         # `哪一型驱逐舰`: the asked-for noun names a kind, not the node whose name a weak link found in it — there
         # and wherever else the question uses that word (`负责反潜的直升机中队装备的是什么直升机`)
-        kept = [
+        weak = [
             m
             for m in kept
-            if m.how in ("exact", "core")
-            or not ((m.start < tw_end and tw_start < m.end) or nq[m.start : m.end] == type_word)
+            if m.how not in ("exact", "core")
+            and ((m.start < tw_end and tw_start < m.end) or nq[m.start : m.end] == type_word)
         ]
+        owners = _countries_before(q, weak, tw_start, index)
+        kept = [m for m in kept if m not in weak] + owners
     category = _category_question(nq, index)
     if type_word and category is not None:
         # `哪一级驱逐舰` with `X 类型 驱逐舰` in the KG: a kind of the asked noun is asked; the noun, a kind the KG
@@ -1430,6 +1473,8 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         spans.append((tw_start, tw_end))
     excluded = _exclusions(q, kept)
     roles = _roles(nq, kept, index, excluded)
+    for m in owners:
+        roles.setdefault(m.key, "camp")  # whose the thing asked is: a constraint on it, no chain's start
     negated = _negated_predicates(q, kept, form)
     spans += [(n.start, n.end) for n in negated]  # what the answer must not have names no relation of its chain
     for m in kept:  # `绰号“阿迪尔”的战斗机`: the alias word introduces the name, it is not asked about

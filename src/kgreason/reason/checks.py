@@ -366,10 +366,31 @@ def check_entity(
         # A place named inside a node's name needs no triple (`日本` in `日本横须贺港`).
         if role == "place" and any(key in n and key != n for n in nodes):
             return Check("entity", role, text, True, note="named in the answer")
+        # (a side the question marks as such, `日本舰队`, `英国一方的`: whose the thing is)
+        owner = _owner_named_for(index, nodes[0], key) if role == "country" and marked == "camp" else None
+        if owner is not None:
+            return Check("entity", role, text, True, (owner.triple.spo,), note="its owner is named for the country")
         if marked is None and (during := _during(index, chain, key, text)) is not None:
             return during
         return Check("entity", role, text, False, note="not connected")
     return Check("entity", role, text, True, via.triples, anchor=via.start)
+
+
+def _owner_named_for(index: KGIndex, key: str, country: str) -> Edge | None:
+    """The edge by which `key` belongs to a node named for `country` (`第一机动舰队 隶属于 日本联合舰队`): whose side
+    the thing is on, where the KG does not link the country itself."""
+    name = normalize_text(index.name(country))
+    return next(
+        (
+            e
+            for e in index.edges(key)
+            if e.forward
+            and e.dst != country
+            and normalize_text(index.name(e.dst)).startswith(name)
+            and any(h in e.relation for h in CAMP_RELATION_HINTS)
+        ),
+        None,
+    )
 
 
 def _kind_member(chain: Chain) -> list[str]:

@@ -246,6 +246,9 @@ COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
 }
 
 QUESTION_PARTICLES = "吗呢吧"  # sentence-final particles of a question
+# What may follow a bare one-character comparative and end its phrase (`谁的航程长一些`, `射程远的`, `大得多`, `远吗`);
+# any other character continues a word (`司令长官`, `远征军`)
+PHRASE_END_CHARACTERS = "的一些得点了" + QUESTION_PARTICLES
 NOUN_ASKING_WORD = "什么"  # the question word a noun follows (`什么别称`); after `哪一艘` a predicate follows
 # Words between two compared names of a yes/no comparison (`A的射程比B远吗`, `A是否较B更早服役`).
 THAN_WORDS: tuple[str, ...] = ("比", "较")
