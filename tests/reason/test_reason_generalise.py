@@ -3003,3 +3003,19 @@ def test_a_comparison_word_inside_a_name_or_a_word_compares_nothing() -> None:
     analysis = _analysis_on(rows, q)
     assert analysis.form != "choice" and analysis.comparative_text == ""
     assert _answer_on(rows, q).answers == ("丁将军",)
+
+
+def test_a_family_name_names_the_person_though_phases_of_an_event_named_after_him_begin_with_it() -> None:
+    # `卡尔波夫攻势` (led by him) and its phases `卡尔波夫攻势第一阶段` begin with the family name: the phases are named
+    # after the offensive, the offensive after the man — `卡尔波夫出任…` is the man
+    rows = [
+        ("卡尔波夫攻势", "作战行动", "指挥官", "瓦西里·卡尔波夫", "人物"),
+        ("卡尔波夫攻势", "作战行动", "执行方", "南方面军", "组织机构"),
+        ("卡尔波夫攻势第一阶段", "作战行动", "开始时间", "1916年6月4日", "时间"),
+        ("卡尔波夫攻势第二阶段", "作战行动", "开始时间", "1916年7月28日", "时间"),
+        ("南方面军", "组织机构", "总司令", "瓦西里·卡尔波夫", "人物"),
+        ("瓦西里·卡尔波夫", "人物", "接替", "尼古拉·甲诺夫", "人物"),
+    ]
+    q = "卡尔波夫出任南方面军总司令，接的是谁的班？"
+    assert _analysis_on(rows, q).mention_set >= {"瓦西里卡尔波夫"}
+    assert _answer_on(rows, q, "L1").answers == ("尼古拉·甲诺夫",)

@@ -233,9 +233,13 @@ class NameTable:
                 self.parts[part].append(max(sorted(keys), key=lambda k: self.degree.get(k, 0)))
         # `杜鲁门号` begins `杜鲁门号撞船事故` and `杜鲁门号误击事件` and ends `哈里·S·杜鲁门号`: names that begin
         # with a node's last part and whose nodes connect to it are named after it, so the part names that node
+        # (a name that goes on from another of them, `布鲁西洛夫攻势第一阶段`, is named after that one: only the
+        # shortest must connect)
         for part, keys in surnames.items():
             starting = [k for k in self.parts.get(part, ()) if k not in keys]
-            if len(keys) == 1 and starting and all(_adjacent(index, k, keys) for k in starting):
+            named = self.names
+            roots = [k for k in starting if not any(o != k and named[k].startswith(named[o]) for o in starting)]
+            if len(keys) == 1 and roots and all(_adjacent(index, k, keys) for k in roots):
                 self.parts[part] = sorted(keys)
         # `美国航母` with only `美国海军` in the KG: the first two characters of a side's name (a node things belong
         # to: `X 隶属于 美国海军`) that begin no other name of the KG stand for that side
