@@ -3019,3 +3019,23 @@ def test_a_family_name_names_the_person_though_phases_of_an_event_named_after_hi
     q = "卡尔波夫出任南方面军总司令，接的是谁的班？"
     assert _analysis_on(rows, q).mention_set >= {"瓦西里卡尔波夫"}
     assert _answer_on(rows, q, "L1").answers == ("尼古拉·甲诺夫",)
+
+
+def test_a_sides_marker_is_no_word_of_the_attribute_a_threshold_bounds() -> None:
+    # `丙盟一方损失超过50万人`: the losses (`损失人数`) of a member, not a side's own figure (`丙盟兵力`)
+    rows = [
+        ("甲攻势", "战役", "参战方", "乙帝国", "国家"),
+        ("甲攻势", "战役", "参战方", "丁帝国", "国家"),
+        ("甲攻势", "战役", "参战方", "戊帝国", "国家"),
+        ("乙帝国", "国家", "所属阵营", "丙盟", "阵营"),
+        ("丁帝国", "国家", "所属阵营", "丙盟", "阵营"),
+        ("戊帝国", "国家", "所属阵营", "己约", "阵营"),
+        ("乙帝国", "国家", "损失人数", "60万人", "数值"),
+        ("丁帝国", "国家", "损失人数", "15万人", "数值"),
+        ("戊帝国", "国家", "损失人数", "100万人", "数值"),
+        ("甲攻势", "战役", "丙盟兵力", "50万人", "数值"),
+    ]
+    q = "甲攻势里，丙盟一方损失超过50万人的是哪个国家？"
+    (threshold,) = _analysis_on(rows, q).numerics
+    assert threshold.attribute == "损失"
+    assert _answer_on(rows, q, "L3").answers == ("乙帝国",)

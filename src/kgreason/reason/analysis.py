@@ -1060,6 +1060,9 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
             attribute = m.group(1) if m else ""
             for stop in ("的", "且", "并", "和", "是"):
                 attribute = attribute.split(stop)[-1]
+        # (nor the side's marker after a side's name: `同盟国一方损失超过50万人` — the attribute is `损失`)
+        side = next((w for w in CAMP_SUFFIXES if attribute.startswith(w) and len(attribute) > len(w)), "")
+        attribute = attribute[len(side) :]
         start = len(stem) - len(attribute) if attribute else cstart
         # nor across a clause break normalising dropped (`成员国里，派兵不少于1万人`: the attribute is `派兵`;
         # `使用、出动超过1000架次`: `出动`)
