@@ -3039,3 +3039,22 @@ def test_a_sides_marker_is_no_word_of_the_attribute_a_threshold_bounds() -> None
     (threshold,) = _analysis_on(rows, q).numerics
     assert threshold.attribute == "损失"
     assert _answer_on(rows, q, "L3").answers == ("乙帝国",)
+
+
+def test_a_name_after_a_demonstrative_is_the_kind_only_where_the_kg_uses_it_as_one() -> None:
+    # `那艘甲型驱逐舰`: a class (the KG's 舰级), the kind pointed at — a type constraint; `那套甲型固体火箭发动机`: the
+    # engine itself, where the question goes on from (no constraint, a chain's start)
+    rows = [
+        ("乙号", "舰艇", "舰级", "甲型驱逐舰", "舰级"),
+        ("乙号", "舰艇", "参战", "甲河战役", "战役"),
+        ("乙号", "舰艇", "服役时间", "2001年", "时间"),
+        ("丁导弹", "导弹", "动力装置", "甲型固体火箭发动机", "发动机"),
+        ("丁导弹", "导弹", "发射车", "戊型发射车", "装备"),
+        ("甲型固体火箭发动机", "发动机", "研制单位", "第四研究院", "组织"),
+        ("第四研究院", "组织", "所在地", "乙城", "地点"),
+    ]
+    ship = _analysis_on(rows, "参加甲河战役的那艘甲型驱逐舰，是哪一年服役的？")
+    assert ship.roles.get("甲型驱逐舰") == "type"
+    q = "丁导弹那套甲型固体火箭发动机，研制它的单位设在哪座城市？"
+    assert "甲型固体火箭发动机" not in _analysis_on(rows, q).roles
+    assert _answer_on(rows, q).answers == ("乙城",)

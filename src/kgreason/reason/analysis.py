@@ -1233,8 +1233,12 @@ def _roles(nq: str, mentions: list[Mention], index: KGIndex, excluded: dict[str,
         before = nq[: m.start]
         if m.key in excluded:
             roles[m.key] = "exclude"
-        elif _DEMONSTRATIVE.search(before) or (before.endswith("的") and _ASKED_HEAD.match(nq[m.end :])):
+        elif (_DEMONSTRATIVE.search(before) and is_category(index, m.key)) or (
+            before.endswith("的") and _ASKED_HEAD.match(nq[m.end :])
+        ):
             # `…的那艘055型驱逐舰` / `…入列的055型驱逐舰是哪一艘`: the kind of the thing described, a type constraint
+            # (after a demonstrative only a name the KG uses as a kind: `那套两级固体火箭发动机` is the engine itself,
+            # `那支罗马尼亚集团军` whose army)
             roles[m.key] = "type"
         elif any(before.endswith(w) and not _names_own_relation(index, m.key, w) for w in CAMP_MARKERS):
             roles[m.key] = "camp"
