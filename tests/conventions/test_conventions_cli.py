@@ -86,7 +86,12 @@ def test_learn_from_a_dataset_folder_uses_its_kgs() -> None:
     learned.pop("description")
     expected = default_conventions().to_json()
     expected.pop("description")
+    # the levels a kind is written at are the sample's own (no L1 question has a constraint; no L2 one a place),
+    # the defaults' those of the blind held-out sets
+    levels = learned.pop("constraint_levels")
+    expected.pop("constraint_levels")
     assert learned == expected
+    assert levels["time"] == ["L2", "L3"] and levels["place"] == ["L3"] and levels["camp"] == ["L2", "L3"]
 
 
 def test_bad_files_are_located_errors_with_exit_2(tmp_path: Path) -> None:

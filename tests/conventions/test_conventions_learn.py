@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from kgreason.conventions import default_conventions
 from kgreason.conventions.learn import classify_value, learn
 from kgreason.data.loader import load_answer_file, load_dataset
-from kgreason.data.records import AnswerRecord, KGTriple, PathTriple
+from kgreason.data.records import AnswerRecord, KGTriple, Level, PathTriple
 from kgreason.kg.compare import holding_operators
 from kgreason.kg.quantities import parse_count
 
@@ -176,15 +177,20 @@ def test_learning_from_the_sample_gives_the_default() -> None:
     items, _ = load_answer_file(SAMPLE / "qa_answer.json")
     dataset, _ = load_dataset(SAMPLE)
     conv, report = learn(items, kgs=dict(dataset.kgs))
-    assert conv == default_conventions()
+    # all but the levels a kind is written at: the sample's own (no L1 question has a constraint), the defaults'
+    # those of the blind held-out sets
+    levels = dict(conv.constraint_levels)
+    assert replace(conv, constraint_levels=default_conventions().constraint_levels) == default_conventions()
+    assert levels["time"] == ("L2", "L3") and levels["numeric"] == ("L3",)
     assert report.items == 47 and report.items_with_kg == 47
     text = str(report)
     assert "operator gt: write 数值大于, also read 大于" in text
     assert "format: bare: 2 bare (4, 2)" in text
     assert "style: generic: 实体集合 (实体集合 ×6)" in text
     assert "key camp: 8 value(s)" in text
+    assert "time: written at L2, L3 only (L1 0 of 14, L2 2 of 19, L3 12 of 14)" in text
     # without the KG too (period operands are then unreadable, and the default is kept for them)
-    assert learn(items)[0] == default_conventions()
+    assert learn(items)[0] == conv
 
 
 def test_constraint_values_by_content() -> None:
@@ -221,3 +227,19 @@ def test_value_readings_used_by_learn() -> None:
     assert parse_count("4艘") == (4, "艘") and parse_count("112单元") == (112, "单元") and parse_count("3") == (3, "")
     assert parse_count("1500公里") is None and parse_count("2005年") is None and parse_count("两种") is None
     assert parse_count("3万") is None
+
+
+def test_levels_are_learned_only_from_gold_with_two_levels_of_enough_questions() -> None:
+    def item(i: int, level: Level, constraints: dict[str, str]) -> AnswerRecord:
+        path = (("甲", "职务", "乙"),)
+        return AnswerRecord(f"q{i}", "doc_01", f"问题{i}", "人物", ("甲",), path, (), constraints, level)
+
+    # a side marked on L3 questions only, among ten of each level: not written at L1 or L2
+    gold = [item(i, "L2", {}) for i in range(10)] + [item(10 + i, "L3", {"camp": "丙国"}) for i in range(10)]
+    gold += [item(20 + i, "L1", {}) for i in range(10)]
+    conv, report = learn(gold)
+    assert dict(conv.constraint_levels)["camp"] == ("L3",)
+    assert "camp: written at L3 only (L1 0 of 10, L2 0 of 10, L3 10 of 10)" in str(report)
+    # a file whose items all read as L1 (no difficulties given) says nothing of levels: the base's are kept
+    flat = [item(i, "L1", {"camp": "丙国"} if i % 2 else {}) for i in range(30)]
+    assert learn(flat)[0].constraint_levels == default_conventions().constraint_levels

@@ -185,3 +185,25 @@ def test_unreadable_files(tmp_path: Path) -> None:
     assert problems_of(write(tmp_path, "[1, 2]")) == [(None, "must be a JSON object, got an array")]
     assert problems_of(write(tmp_path, "  ")) == [(None, "file is empty")]
     assert problems_of(tmp_path / "missing.json") == [(None, "file not found")]
+
+
+def test_constraint_levels_say_at_which_levels_a_kind_is_written(tmp_path: Path) -> None:
+    conv = default_conventions()
+    # annotators mark a side or a kind on L3 questions and seldom on a plain multi-hop one (the blind sets)
+    assert not conv.writes_at("camp", "L2") and conv.writes_at("camp", "L3") and not conv.writes_at("type", "L1")
+    assert conv.writes_at("time", "L1") and conv.writes_at("place", "L2")
+    assert conv.writes_at("camp", "")  # a question of no known level: every kind
+    every = load_conventions(write(tmp_path, {"constraint_levels": {}}))
+    assert every.writes_at("camp", "L2") and every.constraint_levels == ()
+    some = load_conventions(write(tmp_path, {"constraint_levels": {"time": ["L3", "L2"]}}, "some.json"))
+    assert some.constraint_levels == (("time", ("L2", "L3")),)  # in level order
+    assert load_conventions(write(tmp_path, some.to_json(), "again.json")) == some
+    bad = {"constraint_levels": {"time": ["L4"], "camp": [], "colour": ["L1"], "type": "L3"}}
+    found = problems_of(write(tmp_path, bad, "bad.json"))
+    assert {f for f, _ in found} == {
+        "constraint_levels.time",
+        "constraint_levels.camp",
+        "constraint_levels.colour",
+        "constraint_levels.type",
+    }
+    assert any(f == "constraint_levels.time" and "a non-empty array of levels (L1, L2, L3)" in m for f, m in found)

@@ -193,9 +193,12 @@ def fleet_answer(question: str, level: str) -> AnswerRecord:
 
 
 def test_type_constraint_when_the_asked_noun_filters_a_set() -> None:
-    rec = fleet_answer("第一舰队下辖的驱逐舰有哪些？", "L2")
+    rec = fleet_answer("第一舰队下辖的驱逐舰有哪些？", "L3")
     assert set(rec.answers) == {"甲号驱逐舰", "乙号驱逐舰"}
     assert rec.constraints == {"type": "驱逐舰"}
+    # the default conventions write a kind as a constraint of an L3 question only (annotators seldom do at L2)
+    plain = fleet_answer("第一舰队下辖的驱逐舰有哪些？", "L2")
+    assert set(plain.answers) == {"甲号驱逐舰", "乙号驱逐舰"} and plain.constraints == {}
 
 
 def test_place_constraint_checked_on_each_member() -> None:

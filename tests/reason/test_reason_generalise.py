@@ -541,7 +541,7 @@ def test_whether_an_event_had_happened_when_another_happened() -> None:
 
 def test_a_described_instance_of_a_named_kind_is_reached_from_its_date() -> None:
     # `…的055型驱逐舰是哪一艘`: the name is the kind asked for (a type constraint), the date describes the ship
-    rec = answer("2011年5月2日下水的乙型驱逐舰是哪一艘？")
+    rec = answer("2011年5月2日下水的乙型驱逐舰是哪一艘？", "L3")
     assert rec.answers == ("白沙号",)
     assert ("白沙号", "所属型号", "乙型驱逐舰") in rec.main_path
     assert rec.constraints == {"time": "2011年5月2日", "type": "乙型驱逐舰"}

@@ -31,3 +31,11 @@ def test_a_negation_without_a_key_of_its_own_is_written_under_the_sides_key() ->
     data["constraint_keys"] = {**data["constraint_keys"], "exclude": None}
     conv = parse_conventions(data, "test", default_conventions())
     assert written_constraints({"exclude": "英国以外"}, conv) == {"camp": "英国以外"}
+
+
+def test_a_kind_is_written_at_the_levels_the_conventions_give_it() -> None:
+    found = {"camp": "英国", "time": "1940年", "type": "驱逐舰"}
+    conv = default_conventions()
+    assert written_constraints(found, conv, "L2") == {"time": "1940年"}
+    assert written_constraints(found, conv, "L3") == found
+    assert written_constraints(found, conv) == found  # no level given: every kind

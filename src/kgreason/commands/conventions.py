@@ -186,4 +186,6 @@ def describe_conventions(conv: Conventions) -> list[str]:
         out.append(f"  {kind}: {shown}  ({CONSTRAINT_KIND_MEANINGS[kind]})")
     if conv.other_constraint_keys:
         out.append(f"  other keys: {', '.join(conv.other_constraint_keys)}")
+    for kind, levels in conv.constraint_levels:
+        out.append(f"  {kind} written at {', '.join(levels)} only")
     return out

@@ -45,6 +45,7 @@ from kgreason.conventions.model import (
     default_conventions,
     most_specific,
 )
+from kgreason.data.levels import LEVELS, Level
 from kgreason.data.records import AnswerRecord, KGTriple, PathTriple
 from kgreason.kg.compare import holding_operators
 from kgreason.kg.dates import find_dates, parse_date
@@ -123,6 +124,7 @@ _TITLES = {
     "yes_no": "Yes/no answers",
     "set_types": "Set answer types",
     "constraint_keys": "Constraint keys",
+    "constraint_levels": "Constraint levels",
 }
 
 
@@ -189,6 +191,8 @@ def learn(
     boolean_type, yes, no = _learn_yes_no(gold, base, number_type, findings)
     set_types = _learn_set_types(gold, kgs, base, (number_type, boolean_type), findings)
     keys, others = _learn_keys(gold, base, findings)
+    keyed = replace(base, constraint_keys=keys)
+    levels = _learn_levels(gold, keyed, findings)
     learned = replace(
         base,
         relations=relations,
@@ -200,6 +204,7 @@ def learn(
         set_types=set_types,
         constraint_keys=keys,
         other_constraint_keys=others,
+        constraint_levels=levels,
         description=f"learned from {len(gold)} gold item(s) by kgreason conventions learn",
         source="",
     )
@@ -661,3 +666,40 @@ def _learn_keys(
     if kept:
         out.append(Finding("constraint_keys", "not seen, kept", ", ".join(kept), 0))
     return tuple(keys), tuple(dict.fromkeys([*undecided, *extra]))
+
+
+# A kind is not written at a level whose gold questions, this many or more, never have it — judged only when the
+# gold has two such levels (a file without difficulties reads as all L1). How often a kind is written is no guide
+# by itself: a level's questions seldom name a time, but when one does its annotator may well write it.
+LEVEL_MIN_QUESTIONS = 10
+
+
+def _learn_levels(
+    gold: Sequence[AnswerRecord], conv: Conventions, out: list[Finding]
+) -> tuple[tuple[ConstraintKind, tuple[Level, ...]], ...]:
+    asked: Counter[str] = Counter(item.difficulty for item in gold)
+    judged = [lv for lv in LEVELS if asked[lv] >= LEVEL_MIN_QUESTIONS]
+    if len(judged) < 2:
+        out.append(Finding("constraint_levels", "levels", "fewer than two levels with enough questions; kept", 0))
+        return conv.constraint_levels
+    written: Counter[tuple[str, str]] = Counter()
+    for item in gold:
+        for written_key in item.constraints:
+            written[(written_key.strip(), item.difficulty)] += 1
+    kept = dict(conv.constraint_levels)
+    learned: list[tuple[ConstraintKind, tuple[Level, ...]]] = []
+    for kind in CONSTRAINT_KINDS:
+        key = conv.constraint_key(kind) or ""
+        seen = sum(written[(key, lv)] for lv in LEVELS)
+        if not seen:
+            if kind in kept:
+                learned.append((kind, kept[kind]))
+            continue
+        levels = tuple(lv for lv in LEVELS if lv not in judged or written[(key, lv)])
+        counts = ", ".join(f"{lv} {written[(key, lv)]} of {asked[lv]}" for lv in LEVELS if asked[lv])
+        if levels != LEVELS:
+            learned.append((kind, levels))
+            out.append(Finding("constraint_levels", kind, f"written at {', '.join(levels)} only ({counts})", seen))
+        else:
+            out.append(Finding("constraint_levels", kind, f"written at every level ({counts})", seen))
+    return tuple(learned)

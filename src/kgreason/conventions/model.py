@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeGuard, get_args
 
 from kgreason.data.jsonio import lone_surrogate_at, parse_json, read_text
+from kgreason.data.levels import LEVELS, Level
 from kgreason.data.problems import describe
 from kgreason.errors import DataError, Problem
 from kgreason.text.normalize import normalize_text
@@ -77,7 +78,14 @@ SetStyle = Literal["generic", "by_member_type"]
 SET_STYLES: tuple[SetStyle, ...] = get_args(SetStyle)
 
 DEFAULT_FILE = "default.json"
-_TOP_FIELDS = ("description", "derived_relations", "answers", "constraint_keys", "other_constraint_keys")
+_TOP_FIELDS = (
+    "description",
+    "derived_relations",
+    "answers",
+    "constraint_keys",
+    "other_constraint_keys",
+    "constraint_levels",
+)
 _ANSWER_FIELDS = ("boolean_type", "yes", "no", "number_type", "count_format", "set_type")
 _SET_FIELDS = ("style", "generic", "suffix")
 
@@ -136,6 +144,8 @@ class Conventions:
     set_types: SetTypes
     constraint_keys: tuple[tuple[ConstraintKind, str | None], ...]  # one per kind, in `CONSTRAINT_KINDS` order
     other_constraint_keys: tuple[str, ...] = ()  # keys read without a known kind (kept as they are)
+    # kinds written at some levels only (kind -> those levels, in `LEVELS` order); a kind absent: at every level
+    constraint_levels: tuple[tuple[ConstraintKind, tuple[Level, ...]], ...] = ()
     description: str = field(default="", compare=False)
     source: str = field(default="", compare=False)  # the file it was read from, "" when built in code
     # derived relation name (normalised) -> operator, built once: looked up for every path triple checked
@@ -206,6 +216,12 @@ class Conventions:
         under the key of what it negates, as `"camp": "英国以外"`)."""
         return dict(self.constraint_keys)[kind]
 
+    def writes_at(self, kind: ConstraintKind, level: str) -> bool:
+        """Whether a constraint of `kind` is written for a question of `level` (annotators mark a side or a kind
+        at L3 and seldom on a plain multi-hop question, `constraint_levels`); every kind at an unknown level."""
+        levels = dict(self.constraint_levels).get(kind)
+        return levels is None or level not in LEVELS or level in levels
+
     def kind_of_key(self, key: str) -> ConstraintKind | None:
         """The first kind (in `CONSTRAINT_KINDS` order) written under `key`; None for other or unknown keys."""
         return next((k for k, v in self.constraint_keys if v == key), None)
@@ -236,6 +252,7 @@ class Conventions:
         }
         out["constraint_keys"] = dict(self.constraint_keys)
         out["other_constraint_keys"] = list(self.other_constraint_keys)
+        out["constraint_levels"] = {kind: list(levels) for kind, levels in self.constraint_levels}
         return out
 
 
@@ -333,6 +350,7 @@ def parse_conventions(data: Any, file: str, base: Conventions | None) -> Convent
     relations = _parse_relations(r, top)
     answers = _parse_answers(r, top)
     keys, others = _parse_keys(r, top)
+    levels = _parse_levels(r, top)
     if r.problems or relations is None or answers is None or keys is None:
         raise DataError(r.problems)
     boolean_type, yes, no, number_type, count_format, set_types = answers
@@ -346,6 +364,7 @@ def parse_conventions(data: Any, file: str, base: Conventions | None) -> Convent
         set_types=set_types,
         constraint_keys=keys,
         other_constraint_keys=others,
+        constraint_levels=levels,
         description=description,
     )
 
@@ -492,3 +511,25 @@ def _parse_keys(
     elif b is None:
         r.error(name, "is missing (an empty array when there are none)")
     return (tuple(keys) if ok else None), others
+
+
+def _parse_levels(r: _Reader, top: Mapping[str, Any]) -> tuple[tuple[ConstraintKind, tuple[Level, ...]], ...]:
+    """`constraint_levels`: kind -> the levels its constraints are written at (absent: the base's, or none)."""
+    section = "constraint_levels"
+    if section not in top:
+        return r.base.constraint_levels if r.base else ()
+    obj = r.obj(top[section], section)
+    if obj is None:
+        return ()
+    r.unknown(obj, CONSTRAINT_KINDS, f"{section}.")
+    out: list[tuple[ConstraintKind, tuple[Level, ...]]] = []
+    for kind in CONSTRAINT_KINDS:
+        if kind not in obj:
+            continue
+        raw = obj[kind]
+        where = f"{section}.{kind}"
+        if not isinstance(raw, list) or not raw or any(v not in LEVELS for v in raw):
+            r.error(where, f"must be a non-empty array of levels ({', '.join(LEVELS)}), got {describe(raw)}")
+            continue
+        out.append((kind, tuple(lv for lv in LEVELS if lv in raw)))
+    return tuple(out)

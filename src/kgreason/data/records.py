@@ -8,12 +8,11 @@ normalisation happens where things are compared (`kgreason.text.normalize`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from kgreason.conventions.model import default_conventions
-
-Level = Literal["L1", "L2", "L3"]
-LEVELS: tuple[Level, ...] = ("L1", "L2", "L3")
+from kgreason.data.levels import LEVELS as LEVELS  # the levels' home; importable from here as before
+from kgreason.data.levels import Level as Level
 
 PathTriple = tuple[str, str, str]
 Path = tuple[PathTriple, ...]

@@ -53,16 +53,19 @@ def written_answer(
     return answer_type, answers
 
 
-def written_constraints(constraints: dict[str, str], conv: Conventions) -> dict[str, str]:
+def written_constraints(constraints: dict[str, str], conv: Conventions, level: str = "") -> dict[str, str]:
     """Each constraint (keyed by its kind) under the conventions' key; a kind without a key of its own (a negation,
     when the conventions give `exclude` none) under the side's key, as `"camp": "英国以外"`. The first of two
     constraints for one key wins. A demonstrative is left out of the value (`在朱日和举行的那次阅兵` ->
-    `在朱日和举行的阅兵`): the question points with it; the constraint is the description."""
+    `在朱日和举行的阅兵`): the question points with it; the constraint is the description. A kind the conventions
+    write at other levels only is left out for a question of `level` (`conv.writes_at`)."""
     out: dict[str, str] = {}
     kinds: dict[str, ConstraintKind] = {k: k for k in CONSTRAINT_KINDS}
     for kind, value in constraints.items():
         value = _DEMONSTRATIVE.sub("", value)
         known = kinds.get(kind)
+        if known is not None and not conv.writes_at(known, level):
+            continue
         key = conv.constraint_key(known) if known is not None else kind
         if key is None:
             key = conv.constraint_key("camp") or "camp"

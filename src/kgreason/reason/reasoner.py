@@ -480,7 +480,7 @@ class Reasoner:
         conv = self.conventions
         if cand is None:
             constraints = constraints_dict(analysis, None, self._single_fact(q))
-            return replace(empty_record(q), constraints=written_constraints(constraints, conv))
+            return replace(empty_record(q), constraints=written_constraints(constraints, conv, q.difficulty))
         # values asked for "respectively" (`射程分别是多少`) are a list of values, not a set of things
         values = cand.origin == "respectively" and all(index.is_literal(k) for k in cand.answer_keys)
         is_set = (
@@ -505,7 +505,7 @@ class Reasoner:
             answers=answers,
             main_path=written_path(main, index, conv),
             alt_paths=tuple(written_path(a, index, conv) for a in alts[: self.config.alt_paths]),
-            constraints=written_constraints(constraints_dict(analysis, cand, self._single_fact(q)), conv),
+            constraints=written_constraints(constraints_dict(analysis, cand, self._single_fact(q)), conv, q.difficulty),
             difficulty=q.difficulty,
         )
 
