@@ -20,6 +20,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.described import find_described
 from kgreason.reason.generate import run_checks
 from kgreason.reason.reasoner import Reasoner, verify_path
+from kgreason.reason.select import find_selection
 
 ROWS: list[tuple[str, str, str, str, str]] = [
     ("青岚号", "装备", "下水时间", "2010年3月1日", "时间"),
@@ -3058,3 +3059,24 @@ def test_a_name_after_a_demonstrative_is_the_kind_only_where_the_kg_uses_it_as_o
     q = "丁导弹那套甲型固体火箭发动机，研制它的单位设在哪座城市？"
     assert "甲型固体火箭发动机" not in _analysis_on(rows, q).roles
     assert _answer_on(rows, q).answers == ("乙城",)
+
+
+def test_a_comparison_phrase_never_reaches_across_a_punctuation_mark() -> None:
+    rows = [
+        ("甲国陆军", "军队", "参战", "乙河战役", "战役"),
+        ("丙国陆军", "军队", "参战", "乙河战役", "战役"),
+        ("甲国陆军", "军队", "阵亡人数", "8万人", "数值"),
+        ("丙国陆军", "军队", "阵亡人数", "5万人", "数值"),
+        ("丁战役", "战役", "所属会战", "乙河会战", "战役"),
+        ("戊战役", "战役", "所属会战", "乙河会战", "战役"),
+        ("丁战役", "战役", "开始时间", "1943年7月5日", "时间"),
+        ("戊战役", "战役", "开始时间", "1943年7月12日", "时间"),
+        ("丁战役", "战役", "执行方面军", "中央方面军", "部队"),
+    ]
+    # `甲国陆军和丙国陆军两方中，在乙河战役里阵亡人数最多`: the phrase starts after the comma
+    which = _analysis_on(rows, "甲国陆军和丙国陆军两方中，在乙河战役里阵亡人数最多的是哪一方？")
+    assert "，" not in which.comparative_text and which.comparative_text.endswith("阵亡人数最多")
+    # `…的进攻战役里，最早打响的那一次`: so does a selection's
+    q = "乙河会战中的进攻战役里，最早打响的那一次是由哪个方面军执行的？"
+    sel = find_selection(_analysis_on(rows, q))
+    assert sel is not None and sel.text == "最早打响"

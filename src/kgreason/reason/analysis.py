@@ -483,12 +483,22 @@ def _in_how_many(text: str, i: int, n: int) -> bool:
     return "多少" in text[max(0, i - 1) : i + n + 1]
 
 
+_CLAUSE_MARK = re.compile(r"[，,。；;？?！!：:]")
+
+
+def after_clause_break(q: MappedText, start: int, end: int) -> int:
+    """The last normalised position in (`start`, `end`] that follows a punctuation mark of the question's own
+    wording (normalising drops it); `start` when there is none."""
+    return max((k for k in range(start + 1, end + 1) if _CLAUSE_MARK.search(q.gap(k, k))), default=start)
+
+
 def _word_goes_on(nq: str, at: int, mapped: MappedText | None) -> bool:
     """A Chinese character at `at` of `nq` that continues the word before it — not a particle or a degree
     complement (`的`, `一些`, `得多`, `吗`), not after a punctuation mark of the question, not its end."""
     if at >= len(nq) or not is_han(nq[at]) or nq[at] in PHRASE_END_CHARACTERS:
         return False
-    return mapped is None or not re.search(r"[，,。；;？?！!、：:]", mapped.gap(at, at))
+    gap = mapped.gap(at, at) if mapped is not None else ""
+    return not (_CLAUSE_MARK.search(gap) or "、" in gap)
 
 
 _COMPARISON_WORDS = {**COMPARATIVE_WORDS, **ORDER_WORDS}  # longest first in the search: `最晚` before `晚`
@@ -521,6 +531,10 @@ def _comparison_in(
         aspect, direction = words[word]
         seg = tail[:i]
         seg = seg.split("的")[-1] if "的" in seg else seg
+        if mapped is not None:
+            # nor across a punctuation mark of the question (`三方中，在…阵亡人数最多`: from `在`)
+            at = tail_start + i - len(seg)
+            seg = seg[after_clause_break(mapped, at, tail_start + i) - at :]
         seg = re.sub(r"^(?:相比|比较|相较|而言|中|之中)+", "", seg)
         if seg.endswith("得") or not re.fullmatch(r"[\u4e00-\u9fffA-Za-z0-9]*", seg):
             seg = ""
@@ -1158,7 +1172,8 @@ def _order(
             context = nq[max(0, i - 4) : i] + "|" + nq[i + len(word) : i + len(word) + 4]
             # the constraint quotes the attribute with the word (`首飞时间最晚`), or the word alone (`最早具备…`)
             floor = max((m.end for m in mentions if m.end <= i), default=0)  # never into a name
-            text = q.verbatim(max(floor, attribute_phrase_start(nq, i)), i + len(word))
+            start = max(floor, attribute_phrase_start(nq, i))
+            text = q.verbatim(after_clause_break(q, start, i), i + len(word))  # nor across a punctuation mark
             return OrderSpec(text, aspect, direction, context)
     return None
 

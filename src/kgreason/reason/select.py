@@ -19,6 +19,7 @@ from kgreason.kg.index import KGIndex
 from kgreason.kg.paths import Chain, follow_signature
 from kgreason.reason.analysis import (
     Analysis,
+    after_clause_break,
     asked_kind_cleared,
     attribute_phrase_start,
     detect_form,
@@ -58,7 +59,6 @@ _SELECTOR = re.compile(rf"的那一?[{MEASURE_WORDS}]?")
 VERB_AFTER_COMPARISON = 8  # `较晚举行的那一次`: the comparison word, then the predicate it bears on
 ONE_CHARACTER_COMPARATIVE_VERB = 2  # `先沉没`: a one-character comparative bears on a verb, not on a longer phrase
 _VERB = re.compile(r"[^\W\d_a-z的]+")
-_CLAUSE_BREAK = re.compile("[，,；;]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +94,7 @@ def find_selection(analysis: Analysis) -> Selection | None:
         at = len(head) - verb - len(word)
         floor = max((k.end for k in analysis.mentions if k.end <= at), default=0)
         # (nor across a comma of the question's own wording: normalising drops it)
-        comma = max((i for i in range(1, at) if _CLAUSE_BREAK.search(analysis.mapped.gap(i, i))), default=0)
-        start = max(floor, comma, attribute_phrase_start(nq, at))
+        start = max(floor, after_clause_break(analysis.mapped, 0, at), attribute_phrase_start(nq, at))
         text = analysis.mapped.verbatim(start, len(head))
         group_context = residual_words(head[:start])
         # the kind after the selector repeats the group's (`…两个型别里，…的那个型别主要由谁使用`): not asked of it
