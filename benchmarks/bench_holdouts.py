@@ -93,6 +93,13 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     # written at the thirteenth session's start, run on 80a2a7a (its start) before anything was changed
     "ax": (0.7457, "80a2a7a"),
     "ay": (0.7446, "80a2a7a"),
+    # written at the thirteenth session's start into a folder not read until its first ten fixes were in (813f8ee);
+    # 80a2a7a, the session's start, in brackets
+    "az": (0.8623, "813f8ee"),  # 80a2a7a: the same (21 right)
+    "ba": (0.6883, "813f8ee"),  # 80a2a7a: the same (15 right)
+    # written mid-session, writers told to report nothing of their questions, first run with the same ten fixes
+    "bb": (0.6701, "813f8ee"),  # 80a2a7a: the same (15 right)
+    "bc": (0.7131, "813f8ee"),  # 80a2a7a: 0.7081 (17 right, the same)
 }
 
 

@@ -18,7 +18,7 @@ from kgreason.kg.paths import Chain
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.described import find_described
-from kgreason.reason.generate import run_checks
+from kgreason.reason.generate import modifier_heads, run_checks
 from kgreason.reason.reasoner import Reasoner, verify_path
 from kgreason.reason.select import find_selection
 
@@ -3080,3 +3080,19 @@ def test_a_comparison_phrase_never_reaches_across_a_punctuation_mark() -> None:
     q = "乙河会战中的进攻战役里，最早打响的那一次是由哪个方面军执行的？"
     sel = find_selection(_analysis_on(rows, q))
     assert sel is not None and sel.text == "最早打响"
+
+
+def test_a_name_a_short_verb_and_de_describe_the_name_after_them() -> None:
+    # `甲级用的乙型反应堆出自哪家公司`: the reactor's maker (`出自` ~ 研制), not the class's designer or user
+    rows = [
+        ("甲级", "潜艇级别", "设计单位", "丙船公司", "组织"),
+        ("甲级", "潜艇级别", "使用单位", "戊国海军", "组织"),
+        ("甲级", "潜艇级别", "动力装置", "乙型反应堆", "装备"),
+        ("乙型反应堆", "装备", "研制单位", "丁电气公司", "组织"),
+    ]
+    q = "甲级用的乙型反应堆出自哪家公司？"
+    assert modifier_heads(_analysis_on(rows, q)) == {"甲级": "乙型反应堆"}
+    assert _answer_on(rows, q, "L1").answers == ("丁电气公司",)
+    # `被丙导弹击中的戊国舰船`: 戊国 describes the noun asked (舰船), it heads nothing the missile describes
+    rows += [("己号", "舰船", "被击中武器", "丙导弹", "装备"), ("己号", "舰船", "国籍", "戊国", "国家")]
+    assert modifier_heads(_analysis_on(rows, "被丙导弹击中的戊国舰船有哪些？")) == {}

@@ -125,13 +125,23 @@ def _subjects_of(index: KGIndex, relations: set[str]) -> list[str]:
     return sorted({normalize_text(t.sub) for t in index.triples if normalize_text(t.relation) in relations})
 
 
+MODIFIER_VERB_CHARS = 2  # `A用的B`, `A配装的B`: a verb this short between a name and 的 still makes A describe B
+
+
 def modifier_heads(analysis: Analysis) -> dict[str, str]:
-    """Mention key -> the key of the name it modifies, for names written `A的B` (`三叉戟接点-2018的实兵演习阶段`): the
-    question is about B, so a chain from A that does not pass through B answers something else."""
+    """Mention key -> the key of the name it modifies, for names written `A的B` (`三叉戟接点-2018的实兵演习阶段`), or
+    with a short verb before 的 when B heads its phrase (`海狼级用的S6W反应堆出自…`; not `被A击中的英国舰船`, where
+    B describes the noun asked): the question is about B, so a chain from A that does not pass through B answers
+    something else."""
     out: dict[str, str] = {}
+    nq = analysis.mapped.norm
     ms = sorted(analysis.mentions, key=lambda m: m.start)
     for a, b in pairwise(ms):
-        if a.key != b.key and analysis.mapped.norm[a.end : b.start] == POSSESSIVE:
+        between = nq[a.end : b.start]
+        verb = between.endswith(POSSESSIVE) and len(between) <= MODIFIER_VERB_CHARS + len(POSSESSIVE)
+        heads = not analysis.type_word or not nq.startswith(analysis.type_word, b.end)
+        verb = verb and heads and analysis.mapped.gap(a.end, b.start) == between
+        if a.key != b.key and (between == POSSESSIVE or verb):
             out.setdefault(a.key, b.key)
     return out
 
