@@ -23,7 +23,7 @@ PINNED = {"sample": 49, "ccks_ext_dev": 30}  # of 50 and 32 (28 before c674fcc)
 NEW_SHAPES = json.loads((ROOT / "benchmarks" / "data" / "new_shapes.json").read_text(encoding="utf-8"))
 # of 241 and 278 (224 and 263 before 517aadf and 1394c19; 265 before a name spelled in full won over a partial
 # link spelling little of a longer value round it)
-NEW_SHAPES_PINNED = {"sample": 226, "ccks_ext_dev": 268}
+NEW_SHAPES_PINNED = {"sample": 227, "ccks_ext_dev": 268}
 # negation over a described group, written on the eight KGs before the mechanism (benchmarks/data/negation.json)
 NEGATION = json.loads((ROOT / "benchmarks" / "data" / "negation.json").read_text(encoding="utf-8"))
 NEGATION_PINNED = {"sample": 12, "ccks_ext_dev": 10}  # of 12 and 12 (5 of 24 before reason/negation.py)

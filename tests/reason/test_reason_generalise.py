@@ -2150,7 +2150,7 @@ def test_coarse_kinds_of_nodes_and_of_asked_nouns_come_from_the_kg() -> None:
 
 
 def test_an_answer_of_a_coarse_kind_the_question_cannot_ask_goes_after_one_it_can() -> None:
-    # `…的原型炮出自哪家公司之手`: the gun matches the words best, but the KG's 公司 are organisations and a gun is
+    # `…的原型炮源自哪家公司之手`: the gun matches the words best, but the KG's 公司 are organisations and a gun is
     # a thing; the company comes first
     rows = [
         ("甲坦克", "武器装备", "换装主炮", "M9型120毫米滑膛炮", "武器装备"),
@@ -2159,10 +2159,10 @@ def test_an_answer_of_a_coarse_kind_the_question_cannot_ask_goes_after_one_it_ca
         ("甲坦克", "武器装备", "总装公司", "通用动力公司", "公司"),
         ("乙坦克", "武器装备", "换装主炮", "R-120坦克炮", "武器装备"),
     ]
-    rec = _answer_on(rows, "甲坦克换装的120毫米主炮，其原型炮出自哪家公司之手？")
+    rec = _answer_on(rows, "甲坦克换装的120毫米主炮，其原型炮源自哪家公司之手？")
     assert rec.answers == ("莱恩金属公司",)
     # `ReasonerConfig.coarse_kinds` turns it off (the ablation without the asked-type check)
-    ds = _dataset(rows, "甲坦克换装的120毫米主炮，其原型炮出自哪家公司之手？")
+    ds = _dataset(rows, "甲坦克换装的120毫米主炮，其原型炮源自哪家公司之手？")
     off = Reasoner(ds, ReasonerConfig(coarse_kinds=False)).answer(ds.questions[0]).record
     assert off.answers != ("莱恩金属公司",)
 
