@@ -3096,3 +3096,17 @@ def test_a_name_a_short_verb_and_de_describe_the_name_after_them() -> None:
     # `被丙导弹击中的戊国舰船`: 戊国 describes the noun asked (舰船), it heads nothing the missile describes
     rows += [("己号", "舰船", "被击中武器", "丙导弹", "装备"), ("己号", "舰船", "国籍", "戊国", "国家")]
     assert modifier_heads(_analysis_on(rows, "被丙导弹击中的戊国舰船有哪些？")) == {}
+
+
+def test_attacking_and_cancelling_are_named_by_their_usual_verbs() -> None:
+    # `发动空袭的是哪支部队` names the attacker (`攻击方`); `撕毁合同` its cancellation (`取消时间`)
+    rows = [
+        ("丙海战", "海战", "攻击方", "戊舰队", "部队"),
+        ("丁号", "战列舰", "编入", "己部队", "部队"),
+        ("丁号", "战列舰", "沉没于", "丙海战", "海战"),
+        ("乙合同", "合同", "签订时间", "1996年", "时间"),
+        ("乙合同", "合同", "取消时间", "2000年7月", "时间"),
+        ("乙合同", "合同", "签约方", "甲国", "国家"),
+    ]
+    assert _answer_on(rows, "丙海战中对丁号编队发动空袭的是哪支部队？", "L1").answers == ("戊舰队",)
+    assert _answer_on(rows, "当年甲国是在什么时候撕毁乙合同的？", "L1").answers == ("2000年7月",)
