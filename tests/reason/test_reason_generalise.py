@@ -3110,3 +3110,21 @@ def test_attacking_and_cancelling_are_named_by_their_usual_verbs() -> None:
     ]
     assert _answer_on(rows, "丙海战中对丁号编队发动空袭的是哪支部队？", "L1").answers == ("戊舰队",)
     assert _answer_on(rows, "当年甲国是在什么时候撕毁乙合同的？", "L1").answers == ("2000年7月",)
+
+
+def test_an_aspect_particle_between_a_comparison_word_and_its_number() -> None:
+    # `功率超过了1300马力`, `舷号超过了105`: thresholds all the same
+    rows = [
+        ("甲坦克", "坦克", "改进型", "甲坦克A型", "坦克"),
+        ("甲坦克", "坦克", "改进型", "甲坦克B型", "坦克"),
+        ("甲坦克A型", "坦克", "发动机功率", "1200马力", "数值"),
+        ("甲坦克B型", "坦克", "发动机功率", "1500马力", "数值"),
+        ("甲坦克B型", "坦克", "发动机", "乙发动机", "装备"),
+        ("乙发动机", "装备", "研制公司", "丙公司", "组织"),
+    ]
+    q = "甲坦克的改进型中，哪一型的发动机功率超过了1300马力？"
+    (threshold,) = _analysis_on(rows, q).numerics
+    assert threshold.text == "发动机功率超过了1300马力" and threshold.relation == "数值大于"
+    assert _answer_on(rows, q, "L3").answers == ("甲坦克B型",)
+    (bare,) = _analysis_on(rows, "甲坦克的改进型中，哪一型的编号超过了105？").numerics
+    assert bare.operand == "105"

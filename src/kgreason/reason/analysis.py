@@ -26,6 +26,7 @@ from kgreason.reason.lexicon import (
     A_NOT_A,
     ALREADY_WORDS,
     AMONG_WORDS,
+    ASPECT_PARTICLE,
     BOOL_WORDS,
     CAMP_MARKERS,
     CAMP_SUFFIXES,
@@ -1052,7 +1053,9 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
     for ns, ne, text, value in sorted(found):
         if any(a <= ns and ne <= b and (a, b) != (ns, ne) for a, b in names):
             continue
-        before = nq[:ns]
+        # (an aspect particle may stand between the comparison word and the number: `超过了1300马力`)
+        particle = ASPECT_PARTICLE if nq[:ns].endswith(ASPECT_PARTICLE) else ""
+        before = nq[: ns - len(particle)]
         comparator = ""
         for w in sorted(NUMERIC_COMPARATORS, key=len, reverse=True):
             if before.endswith(w):
@@ -1063,7 +1066,7 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
             continue
         relation = NUMERIC_COMPARATORS[suffix] if suffix and comparator in ("", "达", "达到", "为") else ""
         relation = relation or NUMERIC_COMPARATORS[comparator]
-        cstart = ns - len(comparator)
+        cstart = ns - len(particle) - len(comparator) if comparator else ns
         head = nq[:cstart]
         # (and the yes/no words between the attribute and the comparison: `阵亡人数有没有超过2万人`)
         filler = re.search(r"(?:有没有|是否|是不是|有无|在|为|是|达|约|有|均|都)*$", head)
@@ -1112,7 +1115,7 @@ def _relation_overlap(words: str, relation_names: Iterable[str]) -> int:
 _COMPARED_NUMBER = re.compile(
     "(?:"
     + "|".join(sorted((w for w, r in NUMERIC_COMPARATORS.items() if r != "数值等于"), key=len, reverse=True))
-    + r")(\d+(?:\.\d+)?)(?![\d.])"
+    + rf"){ASPECT_PARTICLE}?(\d+(?:\.\d+)?)(?![\d.])"
 )
 
 

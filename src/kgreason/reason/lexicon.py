@@ -248,6 +248,7 @@ COMPARATIVE_WORDS: dict[str, tuple[str, str]] = {
 }
 
 QUESTION_PARTICLES = "吗呢吧"  # sentence-final particles of a question
+ASPECT_PARTICLE = "了"  # a completed action (`超过了1300马力`): between a comparison word and its number
 # What may follow a bare one-character comparative and end its phrase (`谁的航程长一些`, `射程远的`, `大得多`, `远吗`);
 # any other character continues a word (`司令长官`, `远征军`)
 PHRASE_END_CHARACTERS = "的一些得点了" + QUESTION_PARTICLES
