@@ -100,6 +100,9 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     # written mid-session, writers told to report nothing of their questions, first run with the same ten fixes
     "bb": (0.6701, "813f8ee"),  # 80a2a7a: the same (15 right)
     "bc": (0.7131, "813f8ee"),  # 80a2a7a: 0.7081 (17 right, the same)
+    # written at the session's end, writers told to report nothing, run once on its last commit
+    "bd": (0.6743, "94f7fda"),  # 80a2a7a: 0.6778 (15 right, the same)
+    "be": (0.5855, "94f7fda"),  # 80a2a7a: 0.5738 (13 right, the same)
 }
 
 
