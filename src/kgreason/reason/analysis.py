@@ -79,6 +79,7 @@ from kgreason.reason.lexicon import (
     SET_WORDS,
     SORT_NOUNS,
     SORT_OF_NOUN_PATTERN,
+    SPAN_CLOSING_WORDS,
     SUBJECT_LINKS,
     THAN_WORDS,
     THING_MEASURE_WORDS,
@@ -786,7 +787,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             if nns == ne + len(span_m.group(1)):
                 used.add(i + 1)
                 ne2 = q.norm_index(nxt.end)
-                word = _match_word(nq[ne2:], ("期间", "之间", "间"))
+                word = _match_word(nq[ne2:], SPAN_CLOSING_WORDS)
                 end = ne2 + len(word)
                 text = q.verbatim(ns, end)
                 operand = q.verbatim(ns, ne2)
@@ -814,7 +815,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
         whole = parse_date(q.original[d.start : part.end()]) if part else None
         if part and whole is not None and whole.precision == "span":
             end = q.norm_index(part.end())
-            end += len(_match_word(nq[end:], ("期间", "之间", "间")))
+            end += len(_match_word(nq[end:], SPAN_CLOSING_WORDS))
             text = q.verbatim(ns, end)
             out.append(TimeWindow(text, "处于时期内", whole.text, whole, start=ns, end=end))
             continue

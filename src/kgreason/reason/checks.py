@@ -145,9 +145,10 @@ def anchor_date_edge(index: KGIndex, w: TimeWindow, question_norm: str) -> Edge 
 
 
 def _bound(
-    index: KGIndex, w: TimeWindow, question_norm: str
+    index: KGIndex, w: TimeWindow, anchor: Edge | None
 ) -> tuple[DateValue | Period | None, str, PathTriple | None]:
-    """The window's bound as a comparable value, the operand to write, and a KG triple it comes from."""
+    """The window's bound as a comparable value, the operand to write, and a KG triple it comes from (`anchor`: the
+    anchor node's date triple, `anchor_date_edge`)."""
     if w.date is not None:
         return w.date, w.operand, None
     if w.period_key is not None:
@@ -156,10 +157,8 @@ def _bound(
             d = parse_date(index.name(w.period_key))  # a period node named like a date (`20世纪90年代`)
             return d, index.name(w.period_key), None
         return p, index.name(w.period_key), None
-    if w.anchor_key is not None:
-        edge = anchor_date_edge(index, w, question_norm)
-        if edge is not None:
-            return index.date(edge.dst), index.name(edge.dst), edge.triple.spo
+    if anchor is not None:
+        return index.date(anchor.dst), index.name(anchor.dst), anchor.triple.spo
     if w.operand:
         return parse_date(w.operand), w.operand, None
     return None, w.operand, None
@@ -181,12 +180,18 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
         # the chain starts at the very date the question names (`generate.date_anchors`): it says so itself
         return Check("time", "time", w.text, True, (chain.edges[0].triple.spo,))
     qn = analysis.mapped.norm
-    day = anchor_date_edge(index, w, qn) if w.relation == SAME_DAY_RELATION and chain.edges else None
-    if day is not None and chain.start == day.dst and chain.nodes[1] in chain.nodes[-2:]:
+    anchor = anchor_date_edge(index, w, qn)  # found once: the same-day test and the bound both use it
+    if (
+        w.relation == SAME_DAY_RELATION
+        and anchor is not None
+        and chain.edges
+        and chain.start == anchor.dst
+        and chain.nodes[1] in chain.nodes[-2:]
+    ):
         # the chain starts at the day of the anchor's event (`generate.same_day_anchors`) and enters the answer or
         # the node it hangs from: its first triple and the anchor's date say the window holds
-        return Check("time", "time", w.text, True, (day.triple.spo, chain.edges[0].triple.spo))
-    bound, operand, bound_triple = _bound(index, w, qn)
+        return Check("time", "time", w.text, True, (anchor.triple.spo, chain.edges[0].triple.spo))
+    bound, operand, bound_triple = _bound(index, w, anchor)
     bound_keys = frozenset(k for key in (w.anchor_key, w.period_key) if key for k in index.alias_group(key))
     edges = _time_edges(index, chain, bound_keys)
     if bound is None or not edges or not operand:
