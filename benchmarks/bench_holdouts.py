@@ -103,6 +103,9 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     # written at the session's end, writers told to report nothing, run once on its last commit
     "bd": (0.6743, "94f7fda"),  # 80a2a7a: 0.6778 (15 right, the same)
     "be": (0.5855, "94f7fda"),  # 80a2a7a: 0.5738 (13 right, the same)
+    # written at the fourteenth session's start, run on fb2dfa7 (its start) before anything was changed
+    "bf": (0.7034, "fb2dfa7"),
+    "bg": (0.7765, "fb2dfa7"),
 }
 
 
