@@ -3128,3 +3128,19 @@ def test_an_aspect_particle_between_a_comparison_word_and_its_number() -> None:
     assert _answer_on(rows, q, "L3").answers == ("甲坦克B型",)
     (bare,) = _analysis_on(rows, "甲坦克的改进型中，哪一型的编号超过了105？").numerics
     assert bare.operand == "105"
+
+
+def test_a_yes_no_fact_stated_of_a_named_part_is_checked_on_that_part() -> None:
+    # `装在甲机舱门上的乙机枪是丁公司研制的吗`: 甲机 reaches 丁公司 through another of its guns; the gun the question
+    # names has its own maker, which says no
+    rows = [
+        ("甲机", "直升机", "舱门武器", "乙机枪", "武器"),
+        ("甲机", "直升机", "舱门武器", "丙机枪", "武器"),
+        ("乙机枪", "武器", "研制单位", "戊公司", "组织"),
+        ("丙机枪", "武器", "研制单位", "丁公司", "组织"),
+    ]
+    no = _answer_on(rows, "装在甲机舱门上的乙机枪是丁公司研制的吗？", "L1")
+    assert no.answers == ("否",)
+    assert [tuple(t) for t in no.main_path] == [("乙机枪", "研制单位", "戊公司")]
+    yes = _answer_on(rows, "装在甲机舱门上的丙机枪是丁公司研制的吗？", "L1")
+    assert yes.answers == ("是",)

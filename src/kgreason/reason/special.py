@@ -192,6 +192,9 @@ def _bool_by_connection(
         joining = [sc for sc in direct if sc.chain.end in index.alias_group(first) and sc.chain.start in targets]
     if joining and joining[0].score.mean_relation >= 0.3:
         best = joining[0]
+        own = _own_other_value(index, best.chain, starts) if analysis.order is None else None
+        if own is not None:
+            return [_bool(False, (own.triple.spo,), best.score.total, (Chain(own.src, (own,)),))]
         return [_bool(True, best.chain.triples, best.score.total, (best.chain,))]
     # the contradicting fact: the best relevant one-hop chain from X that does not reach Y
     from_first = [sc for sc in scored if sc.chain.start == first and sc.chain.hops == 1 and sc.chain.end not in targets]
@@ -199,6 +202,29 @@ def _bool_by_connection(
         best = from_first[0]
         return [_bool(False, best.chain.triples, best.score.total, (best.chain,))]
     return [_bool(False, (), 0.0, ())]
+
+
+def _own_other_value(index: KGIndex, chain: Chain, starts: list[str]) -> Edge | None:
+    """`装在X舱门上的Y是Z研制的吗`, joined as X -> another of X's parts -研制单位-> Z: a named thing the chain goes
+    round (Y) that holds the chain's last relation itself, to something else, states the fact the question asks of
+    it — the triple that says no (None when no named thing is gone round, or its own value is Z)."""
+    last = chain.edges[-1] if chain.edges else None
+    if last is None:
+        return None
+    on_chain = set(chain.nodes)
+    ends = index.alias_group(chain.start) | index.alias_group(chain.end)
+    relation = normalize_text(last.relation)
+    for s in starts:
+        if index.alias_group(s) & on_chain:
+            continue
+        own = [
+            e
+            for e in index.edges(s)
+            if e.forward == last.forward and not e.is_alias and normalize_text(e.relation) == relation
+        ]
+        if own and not any(e.dst in ends for e in own):
+            return own[0]
+    return None
 
 
 def _bool_by_values(
