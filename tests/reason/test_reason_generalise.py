@@ -3144,3 +3144,16 @@ def test_a_yes_no_fact_stated_of_a_named_part_is_checked_on_that_part() -> None:
     assert [tuple(t) for t in no.main_path] == [("乙机枪", "研制单位", "戊公司")]
     yes = _answer_on(rows, "装在甲机舱门上的丙机枪是丁公司研制的吗？", "L1")
     assert yes.answers == ("是",)
+
+
+def test_two_names_compared_when_the_second_is_described_before_it() -> None:
+    # `甲机和外形相近的丙国乙机相比，哪一型更快`: the pair is compared, not 甲机's speed answered
+    rows = [
+        ("甲机", "轰炸机", "最大速度", "2200千米/小时", "数值"),
+        ("甲机", "轰炸机", "最大航程", "12000千米", "数值"),
+        ("乙机", "轰炸机", "最大速度", "1500千米/小时", "数值"),
+        ("乙机", "轰炸机", "研制国家", "丙国", "国家"),
+    ]
+    q = "论最大速度，甲机和外形相近的丙国乙机相比，哪一型更快？"
+    assert _analysis_on(rows, q).form == "choice"
+    assert _answer_on(rows, q, "L3").answers == ("甲机",)

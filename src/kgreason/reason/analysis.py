@@ -382,7 +382,8 @@ def _comparative(
     qm = re.search(r"哪一?(?:个|艘|架|款|型|种|方|位|支|次|国|家|份|项|名|辆|枚)?|谁", nq)
     if not qm:
         return None
-    for group in listed_names(nq, mentions, mapped):  # `A、B和C中…最早`: every name of the list is compared
+    groups = listed_names(nq, mentions, mapped) + _described_pair(nq, mentions)
+    for group in groups:  # `A、B和C中…最早`: every name of the list is compared
         last = group[-1]
         if last.end <= qm.start() and _DESCRIBED_GROUP.match(nq[last.end : qm.start()]):
             continue  # `陈毅、粟裕指挥打的几次战役里，哪一次…`: the names describe the group compared, not its members
@@ -397,6 +398,22 @@ def _comparative(
             if found is not None:
                 return (*found, tuple(m.key for m in group))
     return None
+
+
+def _described_pair(nq: str, mentions: Sequence[Mention]) -> list[tuple[Mention, ...]]:
+    """`A和外形相近的丙国B相比，哪一型更快`: two names joined by a coordinator and a description of the second (words
+    with a `的`; a name in them describes), the second closed by a compared-with word — the pair compared."""
+    ordered = sorted(mentions, key=lambda m: m.start)
+    out: list[tuple[Mention, ...]] = []
+    for j, b in enumerate(ordered):
+        if not any(nq.startswith(w, b.end) for w in COMPARED_WITH_CLOSERS):
+            continue
+        for a in reversed(ordered[:j]):
+            between = nq[a.end : b.start]
+            if a.key != b.key and between.startswith(COMPARED_WITH_OPENERS) and "的" in between:
+                out.append((a, b))
+                break
+    return out
 
 
 def _than_comparison(nq: str, mentions: list[Mention]) -> tuple[str, str, int, int, tuple[str, ...]] | None:
