@@ -3157,3 +3157,18 @@ def test_two_names_compared_when_the_second_is_described_before_it() -> None:
     q = "论最大速度，甲机和外形相近的丙国乙机相比，哪一型更快？"
     assert _analysis_on(rows, q).form == "choice"
     assert _answer_on(rows, q, "L3").answers == ("甲机",)
+
+
+def test_a_word_inside_the_subjects_name_means_the_subject_not_a_name_it_begins() -> None:
+    # `雷霆王` with the subject `M9雷霆王中型坦克` and `雷霆王DD两栖坦克` (named after it): the subject's nickname
+    rows = [
+        ("M9雷霆王中型坦克", "坦克", "绰号", "铁罐", "名称"),
+        ("M9雷霆王中型坦克", "坦克", "研制国家", "甲国", "国家"),
+        ("M9雷霆王中型坦克", "坦克", "主炮", "乙型火炮", "武器"),
+        ("M9雷霆王中型坦克", "坦克", "生产厂商", "丙工厂", "组织"),
+        ("雷霆王DD两栖坦克", "坦克", "改装自", "M9雷霆王中型坦克", "坦克"),
+        ("雷霆王DD两栖坦克", "坦克", "参战", "丁登陆", "事件"),
+    ]
+    q = "士兵们给雷霆王起了个什么外号？"
+    assert [m.key for m in _analysis_on(rows, q).mentions] == ["m9雷霆王中型坦克"]
+    assert _answer_on(rows, q, "L1").answers == ("铁罐",)

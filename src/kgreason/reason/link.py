@@ -7,7 +7,9 @@ names the question shortens or rewords:
 - partial: the question spells the start of a name, or most of it (`大黄蜂号` -> `大黄蜂号航空母舰`,
   `考艾岛附近海域` -> `夏威夷考艾岛附近海域`), or a transliterated name's last part (`罗彻福特` -> `约瑟夫·罗彻福特`;
   a person's may be two characters, `普勒`) — which wins over the names it begins when their nodes connect to it
-  (`杜鲁门号` -> `哈里·S·杜鲁门号`, not `杜鲁门号撞船事故`: events named after the ship);
+  (`杜鲁门号` -> `哈里·S·杜鲁门号`, not `杜鲁门号撞船事故`: events named after the ship); a word inside the name of
+  the document's subject (its node with the most triples) means the subject, not the names it begins (`谢尔曼` ->
+  `M4谢尔曼中型坦克`, not `谢尔曼DD两栖坦克`);
 - fuzzy: most of a name's character bigrams occur close together (`中途岛的作战计划` -> `中途岛作战计划`);
 - group: a word the question quotes, with the noun after it, inside a few longer names (`“飞鱼”导弹` ->
   `AM39飞鱼导弹` and `MM38飞鱼导弹`); all of them link, and the words stay for relation matching (the same kind of
@@ -249,6 +251,14 @@ class NameTable:
                 starts[name[:SIDE_START_CHARS]].add(key)
         # the node with the most triples: the document's own subject, which questions call by a short name
         self.topic = max(self.names, key=lambda k: (self.degree.get(k, 0), k), default="")
+        # `谢尔曼坦克` with nodes `M4谢尔曼中型坦克` (the subject) and `谢尔曼DD两栖坦克`: a word inside the subject's
+        # name that begins other names means the subject — those are named after it
+        topic_name = self.names.get(self.topic, "")
+        for i in range(1, len(topic_name)):
+            for j in range(i + PARTIAL_MIN_CHARS, len(topic_name) + 1):
+                part = topic_name[i:j]
+                if part in self.parts and part not in self.exact and self.topic not in self.parts[part]:
+                    self.parts[part] = [self.topic]
         self.side_starts: dict[str, str] = {
             start: next(iter(keys))
             for start, keys in starts.items()
