@@ -3172,3 +3172,19 @@ def test_a_word_inside_the_subjects_name_means_the_subject_not_a_name_it_begins(
     q = "士兵们给雷霆王起了个什么外号？"
     assert [m.key for m in _analysis_on(rows, q).mentions] == ["m9雷霆王中型坦克"]
     assert _answer_on(rows, q, "L1").answers == ("铁罐",)
+
+
+def test_a_name_and_one_character_that_ends_kg_names_ask_that_kind() -> None:
+    # `哪一个甲国空军团`: a regiment of the air force (`团` ends the regiment's name), not the air force itself
+    rows = [
+        ("乙机首批交付", "事件", "涉及装备", "乙机", "装备"),
+        ("乙机首批交付", "事件", "接收部队", "第18轰炸航空兵团", "部队"),
+        ("乙机首批交付", "事件", "时间", "1987年", "时间"),
+        ("第18轰炸航空兵团", "部队", "隶属于", "甲国空军", "组织"),
+        ("第18轰炸航空兵团", "部队", "驻地", "丙空军基地", "地点"),
+        ("丙空军基地", "地点", "位于", "丁国", "国家"),
+        ("乙机", "装备", "使用者", "甲国空军", "组织"),
+    ]
+    q = "1987年最早接收乙机的是哪一个甲国空军团？"
+    assert _analysis_on(rows, q).type_word == "团"
+    assert _answer_on(rows, q, "L2").answers == ("第18轰炸航空兵团",)

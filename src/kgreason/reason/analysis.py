@@ -639,6 +639,9 @@ def _type_word(
                 if at in name_starts and (head := _noun_after_name(rest[n:], vocabulary, relations)):
                     # `哪家法国企业`: a name opens the phrase and describes the noun after it, the kind asked
                     return head, at + n, at + n + len(head)
+                if at in name_starts and len(rest) == n + 1 and rest[n] in endings:
+                    # `哪一个苏联空军团`: so does one character ending the phrase that ends names of the KG
+                    return rest[n], at + n, at + n + 1
                 head_at = at + n + 1
                 if at in name_starts and n == len(rest) and nq[at + n : head_at] == POSSESSIVE:
                     # `哪一型已退役的驱逐舰`: so does a name and 的 before the noun
