@@ -3188,3 +3188,18 @@ def test_a_name_and_one_character_that_ends_kg_names_ask_that_kind() -> None:
     q = "1987年最早接收乙机的是哪一个甲国空军团？"
     assert _analysis_on(rows, q).type_word == "团"
     assert _answer_on(rows, q, "L2").answers == ("第18轰炸航空兵团",)
+
+
+def test_a_window_dates_the_event_its_verb_names_by_the_events_own_date() -> None:
+    # `甲师在1945年4月攻下的是哪座岛`: no relation is called `攻下…`, the operations' own start dates decide
+    rows = [
+        ("乙列岛登陆", "作战行动", "执行部队", "甲师", "部队"),
+        ("乙列岛登陆", "作战行动", "作战地点", "乙列岛", "地点"),
+        ("乙列岛登陆", "作战行动", "发生时间", "1945年3月26日", "时间"),
+        ("丙岛作战", "作战行动", "执行部队", "甲师", "部队"),
+        ("丙岛作战", "作战行动", "作战地点", "丙岛", "地点"),
+        ("丙岛作战", "作战行动", "开始时间", "1945年4月16日", "时间"),
+    ]
+    got = _answer_on(rows, "甲师在1945年4月攻下的是哪座岛？", "L3")
+    assert got.answers == ("丙岛",)
+    assert ("丙岛作战", "开始时间", "1945年4月16日") in [tuple(t) for t in got.main_path]

@@ -127,6 +127,11 @@ def _hinted_dates(
     return out
 
 
+def _generic_event_date(index: KGIndex, e: Edge) -> bool:
+    """The date triple is an event's own date under a generic time relation (`发生时间`, `开始时间`)."""
+    return normalize_text(e.relation) in GENERIC_TIME_RELATIONS and names_event_type(index.types_text(e.src))
+
+
 def anchor_date_edge(index: KGIndex, w: TimeWindow, question_norm: str) -> Edge | None:
     """The date triple of the window's anchor node that its words name best (`解除` -> `解除时间`; a generic time
     relation a little ahead), or None."""
@@ -211,7 +216,10 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
     if w.date is not None and len(w.hint) >= 2 and not named:
         # the window dates an event the question names (`2019年以前就签约`): a date of that event one hop from the
         # answer, either way (a contract or an event that names it: `合同 -采购方-> 罗马尼亚`, `合同 -签约时间-> …`)
-        edges = _hinted_dates(index, chain, w.hint, bound_keys, analysis.mention_set)
+        hinted = _hinted_dates(index, chain, w.hint, bound_keys, analysis.mention_set)
+        # … or, none named so, the generic dates of an event the chain passes through: the hint is its verb
+        # (`第77师在1945年4月攻下的岛` through `伊江岛作战 -开始时间->`)
+        edges = hinted or [item for item in edges if _generic_event_date(index, item[2])]
         if not edges:
             return Check("time", "time", w.text, None, note=f"no date of {w.hint}")
     _, bridge, edge, date = max(edges, key=rank)
