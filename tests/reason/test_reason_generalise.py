@@ -3203,3 +3203,21 @@ def test_a_window_dates_the_event_its_verb_names_by_the_events_own_date() -> Non
     got = _answer_on(rows, "甲师在1945年4月攻下的是哪座岛？", "L3")
     assert got.answers == ("丙岛",)
     assert ("丙岛作战", "开始时间", "1945年4月16日") in [tuple(t) for t in got.main_path]
+
+
+def test_a_threshold_on_a_relation_spelled_with_a_superlative_filters_members_by_their_own_values() -> None:
+    # `最大起飞重量超过9500千克`: `最大` is part of the relation, no superlative; a variant of a member takes no
+    # weight from that member (`丁型 -改进自-> 丙型`)
+    rows = [
+        ("甲机", "直升机", "包含型别", "乙型", "直升机"),
+        ("甲机", "直升机", "包含型别", "丙型", "直升机"),
+        ("甲机", "直升机", "包含型别", "丁型", "直升机"),
+        ("乙型", "直升机", "最大起飞重量", "9980千克", "数值"),
+        ("丙型", "直升机", "最大起飞重量", "10660千克", "数值"),
+        ("丁型", "直升机", "改进自", "丙型", "直升机"),
+        ("戊型", "直升机", "最大起飞重量", "9185千克", "数值"),
+        ("甲机", "直升机", "包含型别", "戊型", "直升机"),
+    ]
+    q = "甲机的几个型别里，最大起飞重量超过9500千克的是哪几种？"
+    assert _analysis_on(rows, q).order is None
+    assert sorted(_answer_on(rows, q, "L3").answers) == ["丙型", "乙型"]

@@ -1177,6 +1177,12 @@ def _order(
             len(r) >= 2 and after.startswith(r) and _ASKED_NEXT.match(after[len(r) :]) for r in relations
         )
 
+    def inside_relation(i: int, word: str) -> bool:
+        # `最大起飞重量超过9500千克`: a superlative the question spells as part of a relation's name orders nothing
+        return any(
+            len(r) > len(word) and (j := r.find(word)) >= 0 and i >= j and nq.startswith(r, i - j) for r in relations
+        )
+
     first = _WHICH_FIRST.search(nq)
     if first is not None:
         # `…的两款武器里，哪一款先列装`: which of a group did it first, a superlative in effect
@@ -1189,6 +1195,7 @@ def _order(
             any(m.start <= i < m.end for m in mentions)
             or any(a <= i < b for a, b in quoted)
             or modifies_relation(i, word)
+            or inside_relation(i, word)
         ):
             i = nq.find(word, i + 1)
         if i >= 0:

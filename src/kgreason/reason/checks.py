@@ -83,13 +83,22 @@ def _value_edges(
         out.extend((rank, (), e) for e in index.value_edges(n) if e.triple not in own and wanted(e.dst))
     if out:
         return out
-    on_chain = set(chain.nodes)
+    on_chain = set(chain.nodes) | _siblings(index, chain)
     for hop in index.edges(nodes[0]):
         if hop.forward and hop.dst not in on_chain and not index.is_literal(hop.dst) and not hop.is_alias:
             out.extend(
                 (len(nodes), (hop,), e) for e in index.value_edges(hop.dst) if e.triple not in own and wanted(e.dst)
             )
     return out
+
+
+def _siblings(index: KGIndex, chain: Chain) -> set[str]:
+    """The nodes the chain's last hop reaches from where it leaves (`UH-60 -包含型别->` UH-60L, UH-60M, …): the
+    answer's fellow members, whose values are their own (`HH-60M -改进自-> UH-60M` gives HH-60M no weight)."""
+    if not chain.edges:
+        return set()
+    last = chain.edges[-1]
+    return {e.dst for e in index.edges(last.src) if e.forward == last.forward and e.relation == last.relation}
 
 
 def _time_edges(
