@@ -3221,3 +3221,21 @@ def test_a_threshold_on_a_relation_spelled_with_a_superlative_filters_members_by
     q = "甲机的几个型别里，最大起飞重量超过9500千克的是哪几种？"
     assert _analysis_on(rows, q).order is None
     assert sorted(_answer_on(rows, q, "L3").answers) == ["丙型", "乙型"]
+
+
+def test_a_bound_said_inclusive_holds_for_a_date_inside_it() -> None:
+    # `1945年5月或之后`, `2016年及以后`: the bound's own month or year counts
+    rows = [
+        ("甲战斗", "战斗", "参战部队", "乙师", "部队"),
+        ("甲战斗", "战斗", "开始时间", "1945年4月1日", "时间"),
+        ("丙战斗", "战斗", "参战部队", "乙师", "部队"),
+        ("丙战斗", "战斗", "开始时间", "1945年5月12日", "时间"),
+        ("丁战斗", "战斗", "参战部队", "乙师", "部队"),
+        ("丁战斗", "战斗", "开始时间", "1945年6月4日", "时间"),
+    ]
+    q = "乙师参加的战斗中，有几场是1945年5月或之后打响的？"
+    (window,) = _analysis_on(rows, q).times
+    assert window.relation == "晚于" and window.inclusive
+    assert _answer_on(rows, q, "L3").answers == ("2",)
+    (before,) = _analysis_on(rows, "乙师参加的战斗中，1945年5月及以前打响的有哪些？").times
+    assert before.relation == "早于" and before.inclusive

@@ -49,6 +49,8 @@ from kgreason.reason.lexicon import (
     HOW_ADJECTIVE_UNITS,
     HOW_LONG_PATTERNS,
     HOW_MANY_WORDS,
+    INCLUSIVE_AFTER_WORDS,
+    INCLUSIVE_BEFORE_WORDS,
     INTERROGATIVES,
     KIND_MEASURE_WORDS,
     MEASURE_WORDS,
@@ -150,7 +152,9 @@ class TimeWindow:
     start: int = 0  # normalised span in the question
     end: int = 0
     hint: str = ""  # words naming the anchor's date (`开幕`, `具备初始作战能力`)
-    from_start: bool = False  # an after-bound counted from the bound's start (`进入21世纪以后`): inside it holds too
+    # the bound's own period holds too: an after-bound counted from its start (`进入21世纪以后`, `2010年以来`) or a
+    # bound said inclusive (`1945年5月或之后`, `X及以前`)
+    inclusive: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -849,7 +853,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             relation = "处于时期内"
         end = ne + len(word)
         entering = next((w for w in TIME_FROM_START_BEFORE if nq.endswith(w, 0, ns)), "") if relation == "晚于" else ""
-        from_start = bool(entering) or word in TIME_FROM_START_AFTER
+        inclusive = bool(entering) or word in (*TIME_FROM_START_AFTER, *INCLUSIVE_AFTER_WORDS, *INCLUSIVE_BEFORE_WORDS)
         ns -= len(entering)
         # the verb after the window names the event dated (`2019年以前就签约采购的` -> 签约)
         verb = re.match(r"(?:就|已|已经|才|曾|便|都|首次|正式)*([\u4e00-\u9fff]{0,4})", nq[end:])
@@ -858,7 +862,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
         )
         out.append(
             TimeWindow(
-                q.verbatim(ns, end), relation, d.text, d.value, start=ns, end=end, hint=hint, from_start=from_start
+                q.verbatim(ns, end), relation, d.text, d.value, start=ns, end=end, hint=hint, inclusive=inclusive
             )
         )
     taken = [(t.start, t.end) for t in out]

@@ -254,10 +254,10 @@ def check_time(index: KGIndex, chain: Chain, w: TimeWindow, analysis: Analysis) 
 
 def _holding(w: TimeWindow, date: DateValue, bound: DateValue | Period) -> str:
     """The relation of the window that the date stands in to the bound ("" when none): its own, or, for a bound
-    counted from its start (`进入21世纪以后`), `处于时期内`."""
+    whose own period counts (`进入21世纪以后`, `1945年5月或之后`), `处于时期内`."""
     if date_holds(w.relation, date, bound):
         return w.relation
-    return "处于时期内" if w.from_start and date_holds("处于时期内", date, bound) else ""
+    return "处于时期内" if w.inclusive and date_holds("处于时期内", date, bound) else ""
 
 
 def _long_form(value_triple: PathTriple, date_name: str, date: DateValue, p: Period) -> list[PathTriple]:

@@ -292,8 +292,11 @@ NUMERIC_COMPARATORS: dict[str, str] = {
 }
 
 # Time-window words after a date or period (the constraint value keeps them: `2010年以后`, `二战期间`).
-TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始")
-TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止")
+# (`X或之后`, `X及以前`: the bound's own period counts too)
+INCLUSIVE_AFTER_WORDS: tuple[str, ...] = ("或之后", "或以后", "及之后", "及以后", "或此后")
+INCLUSIVE_BEFORE_WORDS: tuple[str, ...] = ("或之前", "或以前", "及之前", "及以前")
+TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始", *INCLUSIVE_AFTER_WORDS)
+TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止", *INCLUSIVE_BEFORE_WORDS)
 SPAN_CLOSING_WORDS: tuple[str, ...] = ("期间", "之间", "间")  # after a span's end (`1854年10月至12月间`): the span's
 FROM_WORDS: tuple[str, ...] = ("从", "自")  # before the first end of a span said with words between (`从X…到Y`)
 # Words that make an after-bound count from the bound's start (`进入21世纪以后`, `2010年以来`, `自1990年起`): a date
