@@ -3239,3 +3239,23 @@ def test_a_bound_said_inclusive_holds_for_a_date_inside_it() -> None:
     assert _answer_on(rows, q, "L3").answers == ("2",)
     (before,) = _analysis_on(rows, "乙师参加的战斗中，1945年5月及以前打响的有哪些？").times
     assert before.relation == "早于" and before.inclusive
+
+
+def test_time_window_words_said_other_ways() -> None:
+    # `2030年或更晚`: an inclusive after-bound, no superlative; `1943年里`: within the year; `2021年内第一次与…签约`:
+    # the adverb is not the verb the window dates
+    rows = [
+        ("甲号", "航空母舰", "所属舰级", "乙级", "舰级"),
+        ("甲号", "航空母舰", "预计交付时间", "2030年", "时间"),
+        ("丙号", "航空母舰", "所属舰级", "乙级", "舰级"),
+        ("丙号", "航空母舰", "预计交付时间", "2028年", "时间"),
+        ("丁合同", "合同", "签约时间", "2021年3月", "时间"),
+        ("丁合同", "合同", "买方", "戊国", "国家"),
+    ]
+    late = _analysis_on(rows, "乙级航母里，哪几艘要等到2030年或更晚才能交付？")
+    (window,) = late.times
+    assert (window.relation, window.inclusive, late.order) == ("晚于", True, None)
+    (within,) = _analysis_on(rows, "1943年里担任过甲号舰长的有哪几位？").times
+    assert within.relation == "处于时期内" and within.text == "1943年里"
+    (signed,) = _analysis_on(rows, "2021年内第一次与丁合同签约的国家有哪些？").times
+    assert signed.hint.startswith("与")

@@ -93,6 +93,7 @@ from kgreason.reason.lexicon import (
     TIME_QUESTION_PATTERNS,
     TIME_UNIT_CHARS,
     TIME_WITHIN_WORDS,
+    VERB_ADVERBS,
     WHEN_WORDS,
     WHICH,
     WHO,
@@ -856,7 +857,7 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
         inclusive = bool(entering) or word in (*TIME_FROM_START_AFTER, *INCLUSIVE_AFTER_WORDS, *INCLUSIVE_BEFORE_WORDS)
         ns -= len(entering)
         # the verb after the window names the event dated (`2019年以前就签约采购的` -> 签约)
-        verb = re.match(r"(?:就|已|已经|才|曾|便|都|首次|正式)*([\u4e00-\u9fff]{0,4})", nq[end:])
+        verb = _VERB_AFTER_WINDOW.match(nq[end:])
         hint = (
             re.split(r"[的了是过]", verb.group(1))[0] if verb and end < len(nq) and _clause_start(q, end) < end else ""
         )
@@ -1049,6 +1050,11 @@ def _continued_window(q: MappedText, mentions: list[Mention], index: KGIndex, ke
     relation = "晚于" if cm.group(3) in ("之后", "以后") else "早于"
     s, e = start + len(cm.group(1) or ""), start + cm.end()
     return [TimeWindow(q.verbatim(s, e), relation, "", None, None, key, s, e, hint=cm.group(2))]
+
+
+_VERB_AFTER_WINDOW = re.compile(
+    rf"(?:{'|'.join(sorted(VERB_ADVERBS, key=len, reverse=True))})*([\u4e00-\u9fff]{{0,4}})"
+)
 
 
 def _match_word(text: str, words: tuple[str, ...]) -> str:
@@ -1509,7 +1515,9 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         comp_full = (pair[0], pair[1], pair[2], pair[3], ())
     comparative_text = q.verbatim(comp_full[2], comp_full[3]) if comp_full else ""
     scopes = _scopes(nq, kept, q, type_word, tw_start, tw_end) if form != "choice" else frozenset()
-    order = _order(q, list(mentions), quoted_spans(q), index.relation_names) if form != "choice" else None
+    # (a comparative word inside a time window bounds it: `2030年或更晚`)
+    unordered = [*quoted_spans(q), *((t.start, t.end) for t in times)]
+    order = _order(q, list(mentions), unordered, index.relation_names) if form != "choice" else None
     if form == "set" and order is not None and not _has_any(nq, SET_QUESTION_WORDS):
         form = "entity"  # `各型别中最早…的是哪一型`: the superlative picks one member of the group
     # A mention that spells a relation name (`抗拉强度`, `密度`) stays in the words matched against relations.

@@ -293,8 +293,10 @@ NUMERIC_COMPARATORS: dict[str, str] = {
 
 # Time-window words after a date or period (the constraint value keeps them: `2010年以后`, `二战期间`).
 # (`X或之后`, `X及以前`: the bound's own period counts too)
-INCLUSIVE_AFTER_WORDS: tuple[str, ...] = ("或之后", "或以后", "及之后", "及以后", "或此后")
-INCLUSIVE_BEFORE_WORDS: tuple[str, ...] = ("或之前", "或以前", "及之前", "及以前")
+INCLUSIVE_AFTER_WORDS: tuple[str, ...] = ("或之后", "或以后", "及之后", "及以后", "或此后", "或更晚", "或更迟")
+INCLUSIVE_BEFORE_WORDS: tuple[str, ...] = ("或之前", "或以前", "及之前", "及以前", "或更早")
+# Adverbs between a time window and the verb it dates (`2019年以前就签约`, `2021年内第一次与…签约`)
+VERB_ADVERBS: tuple[str, ...] = ("就", "已", "已经", "才", "曾", "便", "都", "首次", "第一次", "正式", "又", "再")
 TIME_AFTER_WORDS: tuple[str, ...] = ("以后", "之后", "以来", "后", "起", "开始", *INCLUSIVE_AFTER_WORDS)
 TIME_BEFORE_WORDS: tuple[str, ...] = ("以前", "之前", "前", "为止", *INCLUSIVE_BEFORE_WORDS)
 SPAN_CLOSING_WORDS: tuple[str, ...] = ("期间", "之间", "间")  # after a span's end (`1854年10月至12月间`): the span's
@@ -338,7 +340,7 @@ CATEGORY_QUESTION_PATTERNS: tuple[str, ...] = (
 # organisation) where the KG has no such categories.
 SORT_OF_NOUN_PATTERN = r"(?:什么|何|哪一?个?)(?![一个些几])(?P<noun>[\u4e00-\u9fff])种"
 CLASSIFYING_COPULA = "属于"  # `X属于哪一级舰`: before a kind question it classifies X, naming no relation
-TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中", "时", "当年", "间")
+TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中", "里", "时", "当年", "间")
 
 # Words of the questions' answer forms.
 BOOL_WORDS: tuple[str, ...] = ("是否", "是不是", "有没有", "能否", "可否", "有无", "是否曾")
