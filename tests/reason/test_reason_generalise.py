@@ -3259,3 +3259,14 @@ def test_time_window_words_said_other_ways() -> None:
     assert within.relation == "处于时期内" and within.text == "1943年里"
     (signed,) = _analysis_on(rows, "2021年内第一次与丁合同签约的国家有哪些？").times
     assert signed.hint.startswith("与")
+
+
+def test_a_how_adjective_asks_the_value_a_relation_naming_its_attribute_states() -> None:
+    # `最高能飞到多高`: of three lengths, the ceiling (`实用升限`), not the aircraft's length or span
+    rows = [
+        ("甲机", "战斗机", "机长", "21.9米", "数值"),
+        ("甲机", "战斗机", "翼展", "15.3米", "数值"),
+        ("甲机", "战斗机", "实用升限", "18000米", "数值"),
+    ]
+    assert _answer_on(rows, "甲机最高能飞到多高？", "L1").answers == ("18000米",)
+    assert _answer_on(rows, "甲机的翼展有多宽？", "L1").answers == ("15.3米",)

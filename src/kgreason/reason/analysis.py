@@ -46,6 +46,7 @@ from kgreason.reason.lexicon import (
     EVENT_MEASURE_WORDS,
     EXCLUDE_FRAMES,
     FROM_WORDS,
+    HOW_ADJECTIVE_ATTRIBUTES,
     HOW_ADJECTIVE_UNITS,
     HOW_LONG_PATTERNS,
     HOW_MANY_WORDS,
@@ -202,6 +203,8 @@ class Analysis:
     inner_anchors: tuple[tuple[str, tuple[str, str, str]], ...] = ()
     measure_word: str = ""  # the counter a how-many question asks in (`枚` in `几枚`), "" when none
     asked_unit: str = ""  # the unit a how-much question asks in (`节` in `多少节`, `公里` in `多少公里`), "" when none
+    # words of a relation naming the attribute a how-adjective asks (`多高` -> 高, 升限), () when none
+    asked_attribute: tuple[str, ...] = ()
     read_type: str = ""  # the KG node type an LLM read as the asked one (reason/reading.py), "" when none
     # the words after the question word when the KG's vocabulary does not know them (`设计机构研制` in
     # `由哪家设计机构研制的`): a kind the question names that the program cannot match; "" when none
@@ -1585,6 +1588,7 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         inner_anchors=_inner_anchors(nq, kept, index),
         measure_word=_measure_word(nq),
         asked_unit=_asked_unit(nq),
+        asked_attribute=next((words for how, words in HOW_ADJECTIVE_ATTRIBUTES.items() if how in nq), ()),
         scopes=scopes,
         asks_sibling=bool(_SIBLING.search(nq)) or any(w in nq for w in SAME_WORDS),
         asks_category=category is not None,

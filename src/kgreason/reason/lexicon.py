@@ -497,6 +497,18 @@ HOW_ADJECTIVE_UNITS: dict[str, str] = {
     "多重": "吨",
     "多快": "千米/小时",
 }
+# … and the words a relation naming that attribute has (`多高` -> `实用升限`, `机高`; `多远` -> `射程`, `航程`): of
+# several values of the dimension, the one such a relation states is asked (not the 机长 for `多高`)
+HOW_ADJECTIVE_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "多远": ("程", "距"),
+    "多高": ("高", "升限"),
+    "多深": ("深",),
+    "多宽": ("宽", "翼展"),
+    "多厚": ("厚",),
+    "多重": ("重", "质量"),
+    "多快": ("速",),
+    "多长": ("长",),
+}
 # How much two values differ: a comparison word then how-many (`比B多出几架`, `提高了多少马力`), or a span
 # (`相隔多少年`, `过了几天`) — the answer is a difference computed in code (reason/arithmetic.py).
 DIFFERENCE_PATTERNS: tuple[str, ...] = (

@@ -48,6 +48,8 @@ SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose no
 # the answer-kind score of a quantity in another dimension than the unit asked (`多长时间`, `多少天` -> `34万人`): what
 # cannot be asked, so a one-fact question looks a hop further
 OTHER_UNIT = -1.0
+# … and of one in the dimension whose relation does not name the attribute a how-adjective asks (`多高` -> `机长`)
+UNNAMED_ATTRIBUTE = 0.7
 SPECIFIC_KIND_CHARS = 3  # an asked noun this long that ends the answer's name names the last hop (`设计局`)
 ASKED_NAMES = 0.5  # the asked words (`…舷号是多少`) name the last relation at least this well
 
@@ -335,6 +337,8 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
             quantity = index.quantity(end)
             if asked_unit is not None and quantity is not None and quantity.dimension != asked_unit.dimension:
                 return OTHER_UNIT
+            if analysis.asked_attribute and not any(w in rel for w in analysis.asked_attribute):
+                return UNNAMED_ATTRIBUTE  # `多高`: a length the relation does not call a height (`机长`)
             return 1.0
         # `舷号是多少` -> `101`: a number-like identifier answers 多少 too, if less surely than a quantity — and so
         # does any value of the relation the question asks for (`舷号是多少` -> `DDH-182`)
