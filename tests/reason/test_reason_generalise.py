@@ -3270,3 +3270,16 @@ def test_a_how_adjective_asks_the_value_a_relation_naming_its_attribute_states()
     ]
     assert _answer_on(rows, "甲机最高能飞到多高？", "L1").answers == ("18000米",)
     assert _answer_on(rows, "甲机的翼展有多宽？", "L1").answers == ("15.3米",)
+
+
+def test_a_superlative_over_values_answers_their_holder_when_a_thing_is_asked() -> None:
+    # `甲军和乙联军哪一方投入的兵力更多` with 甲军 unlinked: the side with more troops, not the number
+    rows = [
+        ("丙战役", "战役", "参战方", "乙联军", "部队"),
+        ("丙战役", "战役", "参战方", "丁国大军团", "部队"),
+        ("乙联军", "部队", "参战兵力", "约85000人", "数值"),
+        ("丁国大军团", "部队", "参战兵力", "约73000人", "数值"),
+    ]
+    got = _answer_on(rows, "丙战役一战，丁军和乙联军哪一方投入的兵力更多？", "L3")
+    assert got.answers == ("乙联军",)
+    assert ("约85000人", "数值大于", "约73000人") in [tuple(t) for t in got.main_path]

@@ -46,6 +46,7 @@ class ScoredChain:
 
 
 KIND_TIE = 0.05  # answer-kind scores this close count as the same kind among a set's members
+VALUE_FORMS = frozenset({"number", "time", "count"})  # forms that ask a value, not a thing holding one
 
 
 def kind_check(index: KGIndex, key: str, analysis: Analysis) -> Check | None:
@@ -586,7 +587,12 @@ def _order_candidate(
         return None  # the attribute does not tell the members apart: not what the superlative compares
     own = [Check(kind, "order", order.text, True, (*t[3].lead, t[3].edge.triple.spo)) for t in tied]
     all_checks = [*(c for t in tied for c in t[2]), *own, *cmp_checks]
-    keys = tuple(dict.fromkeys(t[0].end for t in tied))
+    # members that are the values compared answer by their holders unless a value is asked (`哪一方投入的兵力更多`
+    # over `X -参战兵力-> 约85000人`: the side, not its number)
+    by_holder = analysis.form not in VALUE_FORMS and all(
+        t[0].edges and t[3].edge is t[0].edges[-1] and index.is_literal(t[0].end) for t in tied
+    )
+    keys = tuple(dict.fromkeys(t[0].nodes[-2] if by_holder else t[0].end for t in tied))
     chains = [t[0] for t in tied]
     return Candidate(
         tuple(index.name(k) for k in keys),
