@@ -28,6 +28,7 @@ from kgreason.reason.lexicon import (
     DATE_NOUNS,
     NEGATIVE_VALUE_STARTS,
     PLACE_TYPE_WORDS,
+    POSSESSIVE,
     SAME_WORDS,
     UNKNOWN_VALUES,
     names_event_type,
@@ -192,7 +193,7 @@ def _bool_by_connection(
         joining = [sc for sc in direct if sc.chain.end in index.alias_group(first) and sc.chain.start in targets]
     if joining and joining[0].score.mean_relation >= 0.3:
         best = joining[0]
-        own = _own_other_value(index, best.chain, starts) if analysis.order is None else None
+        own = _own_other_value(index, analysis, best.chain) if analysis.order is None else None
         if own is not None:
             return [_bool(False, (own.triple.spo,), best.score.total, (Chain(own.src, (own,)),))]
         return [_bool(True, best.chain.triples, best.score.total, (best.chain,))]
@@ -204,18 +205,22 @@ def _bool_by_connection(
     return [_bool(False, (), 0.0, ())]
 
 
-def _own_other_value(index: KGIndex, chain: Chain, starts: list[str]) -> Edge | None:
+def _own_other_value(index: KGIndex, analysis: Analysis, chain: Chain) -> Edge | None:
     """`装在X舱门上的Y是Z研制的吗`, joined as X -> another of X's parts -研制单位-> Z: a named thing the chain goes
-    round (Y) that holds the chain's last relation itself, to something else, states the fact the question asks of
-    it — the triple that says no (None when no named thing is gone round, or its own value is Z)."""
+    round (Y) that the question states the fact of (its name not followed by `的`: `X的潜艇是否…` states it of the
+    submarine) and that holds the chain's last relation itself, to something else — the triple that says no (None
+    when no such thing is gone round, or its own value is Z)."""
     last = chain.edges[-1] if chain.edges else None
     if last is None:
         return None
-    on_chain = set(chain.nodes)
+    on_chain = {normalize_text(n) for t in chain.triples for n in (t[0], t[2])}
     ends = index.alias_group(chain.start) | index.alias_group(chain.end)
     relation = normalize_text(last.relation)
-    for s in starts:
-        if index.alias_group(s) & on_chain:
+    nq = analysis.mapped.norm
+    starts = set(key_starts(analysis))
+    for m in analysis.mentions:
+        s = m.key
+        if s not in starts or index.alias_group(s) & on_chain or nq.startswith(POSSESSIVE, m.end):
             continue
         own = [
             e
