@@ -116,7 +116,11 @@ def test_ccks_ext_dev_scores_are_pinned() -> None:
     _check("ccks_ext_dev", root)
 
 
-HELD_OUT = [*"abcdefghijklmnopqrstuvwxyz", *(f"a{c}" for c in "abcdefghijklmnopqrstuvwxyz"), *(f"b{c}" for c in "abcdefghi")]
+HELD_OUT = [
+    *"abcdefghijklmnopqrstuvwxyz",
+    *(f"a{c}" for c in "abcdefghijklmnopqrstuvwxyz"),
+    *(f"b{c}" for c in "abcdefghi"),
+]
 
 
 @pytest.mark.parametrize("name", [f"extract_holdout_{x}" for x in HELD_OUT])

@@ -3283,3 +3283,17 @@ def test_a_superlative_over_values_answers_their_holder_when_a_thing_is_asked() 
     got = _answer_on(rows, "丙战役一战，丁军和乙联军哪一方投入的兵力更多？", "L3")
     assert got.answers == ("乙联军",)
     assert ("约85000人", "数值大于", "约73000人") in [tuple(t) for t in got.main_path]
+
+
+def test_a_noun_the_kg_never_uses_still_asks_its_coarse_kind() -> None:
+    # `…的中型坦克是哪家企业生产的`: the KG names no 企业 (its maker is typed 组织机构) and no 坦克 (it says 战车,
+    # and `坦克夜袭` is no long form of 坦克): the maker, not the tank
+    rows = [
+        ("丙坦克夜袭", "作战行动", "执行部队", "战车第9联队", "部队"),
+        ("战车第9联队", "部队", "装备", "97式中战车", "武器装备"),
+        ("97式中战车", "武器装备", "制造商", "乙重工", "组织机构"),
+        ("97式中战车", "武器装备", "主炮", "57毫米炮", "武器装备"),
+    ]
+    q = "夜里发动反击的战车第9联队装备的中型坦克是哪家企业生产的？"
+    assert _analysis_on(rows, q).type_word == "企业"
+    assert _answer_on(rows, q, "L2").answers == ("乙重工",)

@@ -33,6 +33,7 @@ from kgreason.reason.lexicon import (
     CATEGORY_QUESTION_PATTERNS,
     CLASSIFYING_COPULA,
     CLAUSE_STOPS,
+    COARSE_KIND_NOUNS,
     COMPARATIVE_WORDS,
     COMPARED_WITH_CLOSERS,
     COMPARED_WITH_OPENERS,
@@ -678,6 +679,9 @@ def _type_word(
         # … so is a longer one that ends the question (`是哪一台柴油机` with `…柴油发动机`)
         if 2 < len(rest) <= LONG_UNKNOWN_NOUN_CHARS and at + len(rest) == len(nq) and rest[-1] in endings:
             return rest, at, at + len(rest)
+        # a noun the language gives a coarse kind though the KG uses it nowhere (`哪家企业生产的`)
+        if rest[:2] in COARSE_KIND_NOUNS:
+            return rest[:2], at, at + 2
         # one character that ends names of the KG and then the clause (`哪个州`, `哪座岛上`)
         # (or a verb: `在哪个州总装` — a longer word it starts would have matched above)
         if rest[:1] in endings:
@@ -740,6 +744,8 @@ def _expanded(word: str, vocabulary: frozenset[str]) -> str:
     found: list[str] = []
     for v in vocabulary:
         if len(v) > len(word) and v[0] == word[0] and _in_order(word[1:], v[1:]):
+            if v.startswith(word):
+                return ""  # a word the KG goes on from is a word of its own: `坦克` is no short form of `坦克夜袭`
             found.append(v)
     if not found:
         return ""

@@ -9,6 +9,7 @@ from functools import lru_cache
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.reason.lexicon import (
     CAMP_TYPE_HINTS,
+    COARSE_KIND_NOUNS,
     COUNTRY_TYPE_WORDS,
     GENERIC_TIME_RELATIONS,
     ORGANISATION_TYPE_HINTS,
@@ -194,4 +195,6 @@ def asked_macro_kinds(
         )
     if not type_word or (len(type_word) < KIND_WORD_MIN_CHARS and not ends_phrase):
         return frozenset()
-    return noun_macro_kinds(index, type_word)
+    measured = noun_macro_kinds(index, type_word)
+    said = COARSE_KIND_NOUNS.get(type_word)
+    return measured or (frozenset({said}) if said else frozenset())

@@ -628,4 +628,18 @@ ORGANISATION_TYPE_HINTS = ("组织", "公司", "机构", "单位", "集团", "�
 
 PLACE_TYPE_HINTS = (*PLACE_TYPE_WORDS, "国家")  # a place answer may be a country
 
+# Asked nouns whose coarse kind the language says when the KG uses them nowhere (`哪家企业生产的` over a KG that types
+# makers 组织机构 and names none 企业): kinds.MacroKind values
+COARSE_KIND_NOUNS: dict[str, str] = {
+    "企业": "organisation",
+    "公司": "organisation",
+    "单位": "organisation",
+    "机构": "organisation",
+    "厂商": "organisation",
+    "厂家": "organisation",
+    "城市": "place",
+    "地方": "place",
+    "地区": "place",
+}
+
 PLACE_RELATION_HINTS = ("地", "港", "位置", "位于", "基地", "驻", "部署", "所在", "海域", "国")
