@@ -3297,3 +3297,18 @@ def test_a_noun_the_kg_never_uses_still_asks_its_coarse_kind() -> None:
     q = "夜里发动反击的战车第9联队装备的中型坦克是哪家企业生产的？"
     assert _analysis_on(rows, q).type_word == "企业"
     assert _answer_on(rows, q, "L2").answers == ("乙重工",)
+
+
+def test_a_name_spelled_in_an_event_on_the_chain_beside_another_name_connects() -> None:
+    # `一共有几个国家把甲坦克派到了乙国`: the deployments are named after both (`丙国乙国部署甲坦克`) and give the
+    # variant deployed, not the tank itself
+    rows = [
+        ("丙国乙国部署甲坦克", "军事行动", "部署国", "丙国", "国家"),
+        ("丙国乙国部署甲坦克", "军事行动", "部署地点", "乙国", "国家"),
+        ("丙国乙国部署甲坦克", "军事行动", "型号", "甲坦克A6", "武器装备"),
+        ("丁国乙国部署甲坦克", "军事行动", "部署国", "丁国", "国家"),
+        ("丁国乙国部署甲坦克", "军事行动", "部署地点", "乙国", "国家"),
+        ("丁国乙国部署甲坦克", "军事行动", "型号", "甲坦克A5", "武器装备"),
+        ("甲坦克", "武器装备", "研制国家", "庚国", "国家"),
+    ]
+    assert _answer_on(rows, "按文中记载，一共有几个国家把甲坦克派到了乙国战场？").answers == ("2",)

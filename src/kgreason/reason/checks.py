@@ -345,6 +345,16 @@ def entity_role(index: KGIndex, key: str, via: Chain | None, marked: str | None)
     return None
 
 
+def _names_event_with(index: KGIndex, node: str, key: str, named: frozenset[str]) -> bool:
+    """`node` is an event whose name spells `key` and another of the question's names (`named`)."""
+    return (
+        key in node
+        and key != node
+        and any(len(k) >= 2 and k != key and k in node for k in named)
+        and names_event_type(index.types_text(node))
+    )
+
+
 def check_entity(
     index: KGIndex,
     chain: Chain,
@@ -353,6 +363,7 @@ def check_entity(
     marked: str | None,
     max_hops: int = 2,
     siblings: bool = False,
+    named: frozenset[str] = frozenset(),
 ) -> Check:
     """The answer (or another node of the chain) must be connected to the mentioned entity `key` (the answer by at
     most `max_hops` triples, another node of the chain by one). Unless the question asks for a sibling (`siblings`),
@@ -388,6 +399,11 @@ def check_entity(
         # A place named inside a node's name needs no triple (`日本` in `日本横须贺港`).
         if role == "place" and any(key in n and key != n for n in nodes):
             return Check("entity", role, text, True, note="named in the answer")
+        # … nor a thing named inside the name of an event the chain passes through, beside another name the question
+        # uses (`豹2` and `阿富汗` in `丹麦阿富汗部署豹2`): the question describes that event by the names it is
+        # named after
+        if len(key) >= 2 and any(_names_event_with(index, n, key, named) for n in chain.nodes):
+            return Check("entity", role, text, True, note="named in an event on the chain")
         # (a side the question marks as such, `日本舰队`, `英国一方的`: whose the thing is)
         owner = _owner_named_for(index, nodes[0], key) if role == "country" and marked == "camp" else None
         if owner is not None:

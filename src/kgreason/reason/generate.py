@@ -280,7 +280,9 @@ def run_checks(
         if (key in on_chain or group_of.get(key) in reached) and not (excluded and chain.end in index.alias_group(key)):
             continue
         text = text_of.get(key, index.name(key))
-        check = check_entity(index, chain, key, text, analysis.roles.get(key), siblings=analysis.asks_sibling)
+        check = check_entity(
+            index, chain, key, text, analysis.roles.get(key), siblings=analysis.asks_sibling, named=analysis.mention_set
+        )
         if check.ok is False and key in analysis.scopes:
             check = replace(check, ok=None, note="scopes the asked noun")
         checks.append(check)
