@@ -3312,3 +3312,23 @@ def test_a_name_spelled_in_an_event_on_the_chain_beside_another_name_connects() 
         ("甲坦克", "武器装备", "研制国家", "庚国", "国家"),
     ]
     assert _answer_on(rows, "按文中记载，一共有几个国家把甲坦克派到了乙国战场？").answers == ("2",)
+
+
+def test_a_superlative_of_duration_compares_the_members_spans() -> None:
+    # `几个阶段里，哪一个持续的时间最长`: from each phase's start and end dates, no derived triple (no KG value)
+    rows = [
+        ("甲会战", "战役", "包含阶段", "乙阶段", "作战行动"),
+        ("甲会战", "战役", "包含阶段", "丙阶段", "作战行动"),
+        ("甲会战", "战役", "包含阶段", "丁阶段", "作战行动"),
+        ("乙阶段", "作战行动", "开始时间", "1941年12月24日", "时间"),
+        ("乙阶段", "作战行动", "结束时间", "1941年12月26日", "时间"),
+        ("丙阶段", "作战行动", "开始时间", "1941年12月27日", "时间"),
+        ("丙阶段", "作战行动", "结束时间", "1942年1月15日", "时间"),
+        ("丁阶段", "作战行动", "开始时间", "1942年1月16日", "时间"),
+        ("丁阶段", "作战行动", "结束时间", "1942年1月20日", "时间"),
+    ]
+    longest = _answer_on(rows, "甲会战的几个阶段里，哪一个持续的时间最长？", "L3")
+    assert longest.answers == ("丙阶段",)
+    path = [tuple(t) for t in longest.main_path]
+    assert ("丙阶段", "结束时间", "1942年1月15日") in path and ("乙阶段", "开始时间", "1941年12月24日") in path
+    assert _answer_on(rows, "甲会战的几个阶段里，哪一个历时最短？", "L3").answers == ("乙阶段",)

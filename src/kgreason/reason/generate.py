@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from itertools import pairwise
 
 from kgreason.data.records import PathTriple
@@ -31,7 +32,13 @@ from kgreason.reason.checks import (
 )
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.kinds import category_edges
-from kgreason.reason.lexicon import PERSON_COUNTERS, POSSESSIVE, SAME_DAY_RELATION, names_person_type
+from kgreason.reason.lexicon import (
+    DURATION_ORDER_WORDS,
+    PERSON_COUNTERS,
+    POSSESSIVE,
+    SAME_DAY_RELATION,
+    names_person_type,
+)
 from kgreason.reason.scoring import SUPPORTED_HOP, ChainScore, ChainScorer, relation_match
 from kgreason.text.normalize import normalize_text
 
@@ -532,6 +539,10 @@ def _order_candidate(
     (`首飞时间最晚` over a group whose members only have 举行时间 earns little)."""
     order = analysis.order
     assert order is not None
+    if order.aspect == "quantity" and any(w in order.text for w in DURATION_ORDER_WORDS):
+        spans = _duration_order_candidate(index, analysis, cfg, rows, ties=ties)
+        if spans is not None:
+            return spans
     valued: list[tuple[Chain, ChainScore, list[Check], AttributeOption, float]] = []
     for chain, sc, checks in rows:
         # a value of a node the chain came through is shared by the members, not one of theirs (`采购海马斯的国家`
@@ -603,6 +614,55 @@ def _order_candidate(
         ordered_path(chains, all_checks),
         sc.total + check_score(checks, cfg) + cfg.check_bonus * (2.0 * named - 1.0),
         tuple(chains),
+        tuple(all_checks),
+        origin="order",
+        features=_features(sc),
+    )
+
+
+def _duration_order_candidate(
+    index: KGIndex,
+    analysis: Analysis,
+    cfg: ReasonerConfig,
+    rows: list[tuple[Chain, ChainScore, list[Check]]],
+    *,
+    ties: bool = False,
+) -> Candidate | None:
+    """`几个阶段里，哪一个持续的时间最长`: the members' spans, each from its start to its end date (`index.period`),
+    compared in code when no stated quantity names the duration; the evidence is every member's two dates (a span
+    is no KG value, so no derived triple compares them). None when fewer than two members have both dates, or when
+    a relation of a member's values names the duration itself (`持续时长`: the quantity superlative compares it)."""
+    order = analysis.order
+    assert order is not None
+    spans: list[tuple[Chain, ChainScore, list[Check], int, tuple[PathTriple, ...]]] = []
+    for chain, sc, checks in rows:
+        if any(
+            index.quantity(e.dst) is not None and relation_match(e.relation, order.text).score >= SUPPORTED_HOP
+            for e in index.value_edges(chain.end)
+        ):
+            return None
+        period = index.period(chain.end)
+        if period is None or period.start_triple is None or period.end_triple is None:
+            continue
+        days = date(*period.hi).toordinal() - date(*period.lo).toordinal()
+        spans.append((chain, sc, checks, days, (period.start_triple, period.end_triple)))
+    if len(spans) < 2 or len({s[3] for s in spans}) < 2:
+        return None
+    best = (min if order.direction == "min" else max)(s[3] for s in spans)
+    tied = [s for s in spans if s[3] == best] if ties else [next(s for s in spans if s[3] == best)]
+    kind: CheckKind = "numeric"
+    dated = [Check(kind, "order", order.text, True, s[4]) for s in spans]
+    all_checks = [*(c for t in tied for c in t[2]), *dated]
+    keys = tuple(dict.fromkeys(t[0].end for t in tied))
+    chains = [s[0] for s in spans]
+    chain, sc, checks = tied[0][0], tied[0][1], tied[0][2]
+    return Candidate(
+        tuple(index.name(k) for k in keys),
+        keys,
+        answer_type_of(index, keys[0], analysis.form) if len(keys) == 1 else "实体集合",
+        ordered_path(chains, all_checks),
+        sc.total + check_score(checks, cfg) + cfg.check_bonus,
+        tuple(t[0] for t in tied),
         tuple(all_checks),
         origin="order",
         features=_features(sc),

@@ -217,6 +217,9 @@ ORDER_WORDS: dict[str, tuple[str, str]] = {
     **{"最" + word: v for word, v in _AGE_ADJECTIVES.items()},
 }
 AGE_WORDS: tuple[str, ...] = tuple(_AGE_ADJECTIVES)
+# Words that make a length superlative one of time (`持续的时间最长`, `历时最短`): the members' spans compared, from
+# their start and end dates when the KG states no duration
+DURATION_ORDER_WORDS: tuple[str, ...] = ("持续", "历时", "时长", "时间", "多久")
 BIRTH_WORD = "出生"
 # Comparative words of which-of-two questions (`A和B哪个更早`) -> (aspect, direction of the winner): each adjective
 # alone and after the degree adverbs 更 / 较 (`远`, `更远`, `较远`), plus 先 / 后.
