@@ -3332,3 +3332,16 @@ def test_a_superlative_of_duration_compares_the_members_spans() -> None:
     path = [tuple(t) for t in longest.main_path]
     assert ("丙阶段", "结束时间", "1942年1月15日") in path and ("乙阶段", "开始时间", "1941年12月24日") in path
     assert _answer_on(rows, "甲会战的几个阶段里，哪一个历时最短？", "L3").answers == ("乙阶段",)
+
+
+def test_a_difference_takes_each_sides_attribute_from_the_words_on_its_side() -> None:
+    # `甲战役打响那天，距离乙一世加冕称帝过去了几年`: 乙's coronation, not the date of an armistice he took part in
+    rows = [
+        ("甲战役", "战役", "发生时间", "1805年12月2日", "时间"),
+        ("乙一世", "人物", "加冕时间", "1804年12月2日", "时间"),
+        ("丙停战", "事件", "参与者", "乙一世", "人物"),
+        ("丙停战", "事件", "发生时间", "1805年12月4日", "时间"),
+    ]
+    got = _answer_on(rows, "甲战役打响那天，距离乙一世加冕称帝正好过去了几年？", "L3")
+    assert got.answers == ("1",)
+    assert ("乙一世", "加冕时间", "1804年12月2日") in [tuple(t) for t in got.main_path]

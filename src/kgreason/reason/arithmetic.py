@@ -46,11 +46,18 @@ def difference_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]
     if sides is None:
         return _span_candidates(index, analysis, unit)
     aspect = "time" if unit else "number"
-    # the question's own words name the attributes (a time window took `殉国` of `X殉国之后` out of the residual)
+    # the question's own words name the attributes (a time window took `殉国` of `X殉国之后` out of the residual) —
+    # best the words on each side (`X打响那天，距离Y加冕称帝…`: 加冕 names Y's date, not the 打响 of X's), the words
+    # of the whole question at half weight (`X比Y早几年服役`: 服役 is said once, for both)
     words = analysis.mapped.norm
+    side_words = _side_words(analysis, sides)
     options = [
-        [(option_score(index, o, words), o) for k in keys for o in attribute_options(index, k, aspect)]
-        for keys in sides
+        [
+            (max(option_score(index, o, own), SHARED_WORDS_WEIGHT * option_score(index, o, words)), o)
+            for k in keys
+            for o in attribute_options(index, k, aspect)
+        ]
+        for keys, own in zip(sides, side_words, strict=True)
     ]
     best: tuple[float, AttributeOption, AttributeOption] | None = None
     for sa, oa in options[0]:
@@ -126,6 +133,16 @@ def _sides(analysis: Analysis) -> tuple[list[str], list[str]] | None:
     if len(keys) < 2:
         return None
     return [keys[0]], [keys[1]]
+
+
+SHARED_WORDS_WEIGHT = 0.5  # how much the whole question's words count in naming one side's attribute
+
+
+def _side_words(analysis: Analysis, sides: tuple[list[str], list[str]]) -> tuple[str, str]:
+    """The question's words on each side: up to where the second side is first named, and from there on."""
+    nq = analysis.mapped.norm
+    at = min((m.start for m in analysis.mentions if m.key in sides[1]), default=len(nq))
+    return nq[:at], nq[at:]
 
 
 def _difference(a: DateValue | Quantity, b: DateValue | Quantity, unit: str | None) -> str | None:
