@@ -3345,3 +3345,14 @@ def test_a_difference_takes_each_sides_attribute_from_the_words_on_its_side() ->
     got = _answer_on(rows, "甲战役打响那天，距离乙一世加冕称帝正好过去了几年？", "L3")
     assert got.answers == ("1",)
     assert ("乙一世", "加冕时间", "1804年12月2日") in [tuple(t) for t in got.main_path]
+
+
+def test_a_compared_count_then_a_which_word_asks_the_holder() -> None:
+    # `采购甲炮数量最多的是哪支军队`: the army with the most, not its number
+    rows = [
+        ("甲炮", "武器装备", "使用方", "乙陆军", "部队"),
+        ("甲炮", "武器装备", "使用方", "丙陆军", "部队"),
+        ("乙陆军", "部队", "采购数量", "54门", "数值"),
+        ("丙陆军", "部队", "采购数量", "37门", "数值"),
+    ]
+    assert _answer_on(rows, "采购甲炮数量最多的是哪支军队？", "L3").answers == ("乙陆军",)

@@ -37,6 +37,7 @@ from kgreason.reason.lexicon import (
     PERSON_COUNTERS,
     POSSESSIVE,
     SAME_DAY_RELATION,
+    WHICH,
     names_person_type,
 )
 from kgreason.reason.scoring import SUPPORTED_HOP, ChainScore, ChainScorer, relation_match
@@ -602,7 +603,9 @@ def _order_candidate(
     all_checks = [*(c for t in tied for c in t[2]), *own, *cmp_checks]
     # members that are the values compared answer by their holders unless a value is asked (`哪一方投入的兵力更多`
     # over `X -参战兵力-> 约85000人`: the side, not its number)
-    by_holder = analysis.form not in VALUE_FORMS and all(
+    # (a count word read as the form asks a thing when a which-word asks its noun: `采购数量最多的是哪支军队`)
+    asks_thing = analysis.form not in VALUE_FORMS or (bool(analysis.type_word) and WHICH in analysis.mapped.norm)
+    by_holder = asks_thing and all(
         t[0].edges and t[3].edge is t[0].edges[-1] and index.is_literal(t[0].end) for t in tied
     )
     keys = tuple(dict.fromkeys(t[0].nodes[-2] if by_holder else t[0].end for t in tied))
