@@ -3356,3 +3356,18 @@ def test_a_compared_count_then_a_which_word_asks_the_holder() -> None:
         ("丙陆军", "部队", "采购数量", "37门", "数值"),
     ]
     assert _answer_on(rows, "采购甲炮数量最多的是哪支军队？", "L3").answers == ("乙陆军",)
+
+
+def test_a_name_and_a_verb_after_which_and_copula_say_what_the_members_are() -> None:
+    # `甲机能挂的弹药里，哪些是乙公司造的`: munitions made by 乙公司, not 乙公司 (or another company) as the kind
+    rows = [
+        ("甲机", "轰炸机", "研制单位", "丙公司", "组织机构"),
+        ("甲机", "轰炸机", "分包商", "乙公司", "组织机构"),
+        ("甲机", "轰炸机", "挂载武器", "丁制导弹药", "武器装备"),
+        ("甲机", "轰炸机", "挂载武器", "戊制导弹药", "武器装备"),
+        ("丁制导弹药", "武器装备", "制造商", "乙公司", "组织机构"),
+        ("戊制导弹药", "武器装备", "制造商", "己公司", "组织机构"),
+    ]
+    q = "甲机能挂的弹药里，哪些是乙公司造的？"
+    assert _analysis_on(rows, q).type_word == "弹药"
+    assert _answer_on(rows, q, "L3").answers == ("丁制导弹药",)

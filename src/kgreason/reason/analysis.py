@@ -657,6 +657,11 @@ def _type_word(
                     after = _PHRASE_END.split(nq[head_at : head_at + 8])[0]
                     if head := _noun_after_name(after, vocabulary, relations):
                         return head, head_at, head_at + len(head)
+                verb_follows = n < len(rest) and nq.startswith(POSSESSIVE, at + len(rest))
+                if at in name_starts and at > m.end() and verb_follows:
+                    # `…的弹药里，哪些是波音公司造的`: after the copula a name and a verb before 的 say what the
+                    # members are, not their kind (the group's noun before the question word is)
+                    break
                 return rest[:n], at, at + n
         counted = m.group(0)[-1:] in MEASURE_WORDS or m.group(0) in ("什么", "何种")
         if counted and (len(rest) < len(window) or at + len(rest) == len(nq)):
