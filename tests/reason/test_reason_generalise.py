@@ -3371,3 +3371,22 @@ def test_a_name_and_a_verb_after_which_and_copula_say_what_the_members_are() -> 
     q = "甲机能挂的弹药里，哪些是乙公司造的？"
     assert _analysis_on(rows, q).type_word == "弹药"
     assert _answer_on(rows, q, "L3").answers == ("丁制导弹药",)
+
+
+def test_a_later_clause_asks_about_the_one_member_a_negation_leaves() -> None:
+    # `…的几个军里，有一个不属于甲集团军建制，它的军长是谁`: the commander of the one corps left, not the corps
+    rows = [
+        ("乙合围战", "战斗", "参战部队", "第1军", "部队"),
+        ("乙合围战", "战斗", "参战部队", "第2军", "部队"),
+        ("乙合围战", "战斗", "参战部队", "第3军", "部队"),
+        ("第1军", "部队", "隶属于", "甲集团军", "部队"),
+        ("第2军", "部队", "隶属于", "甲集团军", "部队"),
+        ("第3军", "部队", "隶属于", "丙集团军", "部队"),
+        ("第1军", "部队", "军长", "张一", "人物"),
+        ("第2军", "部队", "军长", "张二", "人物"),
+        ("第3军", "部队", "军长", "张三", "人物"),
+    ]
+    q = "参加乙合围战的几个军里，有一个不属于甲集团军建制，它的军长是谁？"
+    got = _answer_on(rows, q, "L3")
+    assert got.answers == ("张三",)
+    assert ("第3军", "军长", "张三") in [tuple(t) for t in got.main_path]

@@ -139,13 +139,19 @@ def _position(question: str, value: str) -> int:
 
 
 def described_candidates(
-    index: KGIndex, question: str, found: Described, ask: Callable[[str], list[Candidate]]
+    index: KGIndex,
+    question: str,
+    found: Described,
+    ask: Callable[[str], list[Candidate]],
+    picked_by: Candidate | None = None,
 ) -> list[Candidate]:
     """The answers of the rest asked of the one thing the description picks (`ask(text)` answers a question on the
-    same document), each with the description's path before its own; [] when the description picks no single
-    thing."""
+    same document; `picked_by`, when another builder picked the thing: a negated group's one member), each with the
+    description's path before its own; [] when the description picks no single thing."""
     node = index.nodes.get(found.named)
-    if node is not None and node.kind == "entity" and not is_category(index, found.named):
+    if picked_by is not None:
+        picked = [picked_by]
+    elif node is not None and node.kind == "entity" and not is_category(index, found.named):
         # the kind ends on the thing's own name (`…内置的那门GAU-22/A机炮`; not a kind, `那艘055型驱逐舰`): it is the
         # thing, whatever the clause's best reading
         picked = [Candidate((node.name,), (found.named,), "", (), 0.0)]

@@ -37,6 +37,7 @@ from kgreason.reason.lexicon import (
     MEASURE_WORDS,
     NEGATED_TAIL_PARTICLES,
     NEGATION_LINKING,
+    RESTART_PRONOUNS,
     SET_QUESTION_WORDS,
     SEVERAL_WORD,
 )
@@ -48,6 +49,7 @@ _AMONG = "|".join(sorted(AMONG_WORDS, key=len, reverse=True))
 _ASKING = "|".join(INTERROGATIVES)
 _SPLIT = re.compile(rf"^(?P<group>.{{2,}}?)(?:{_AMONG})(?:[，,]\s*|(?={_ASKING}))(?P<rest>.+)$")
 _MARKER = re.compile("|".join(sorted(GROUP_NEGATIONS, key=len, reverse=True)))
+_ASKING_WORD = re.compile(_ASKING)
 MAX_HOPS = 2  # a named node this close to a member is what the member has (`编入` is one triple, `由…发射` two)
 RELATION_NAMED = 0.9  # `relation_match` of a synonym spelled in full (its variants score 0.9)
 GROUP_CANDIDATES = 3  # answers of the group clause looked at for one with several members
@@ -66,6 +68,9 @@ class NegatedGroup:
     form: Form  # what the question after the group asks: several members (`哪些`) or one (`哪一艘`)
     group_end: int  # normalised end of the group clause
     keep_having: bool = False  # a filter, not a negation: the members that have it are the answer
+    # what a later clause asks of the one member left (`…，有一个不属于X，它的军长是谁`: `的军长是谁`, its pronoun
+    # dropped), "" when the negated clause is the question
+    then: str = ""
 
 
 def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
@@ -79,7 +84,12 @@ def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
     neg = _MARKER.search(rest)
     if neg is None or any(w in rest[max(0, neg.start() - 2) : neg.end() + 1] for w in BOOL_WORDS):
         return None
-    text = before_question_word(_CLAUSE_END.split(rest[neg.end() :], maxsplit=1)[0])
+    clauses = _CLAUSE_END.split(rest[neg.end() :], maxsplit=1)
+    text = before_question_word(clauses[0])
+    then = ""
+    if len(clauses) == 2 and not _ASKING_WORD.search(clauses[0]) and _ASKING_WORD.search(clauses[1]):
+        then = clauses[1].strip()
+        then = then[len(next((p for p in RESTART_PRONOUNS if then.startswith(p)), "")) :]
     # `所属国家不是中国的有哪些` -> 中国; `并非联合攻击战斗机项目的中标方` keeps its relation words
     text = text.rstrip(NEGATION_LINKING).rstrip(NEGATED_TAIL_PARTICLES).rstrip(NEGATION_LINKING).strip()
     if len(normalize_text(text)) < 2:
@@ -97,6 +107,7 @@ def find_negated_group(analysis: Analysis) -> NegatedGroup | None:
         q.norm_index(start + len(text)),
         form,
         q.norm_index(m.end("group")),
+        then=then,
     )
 
 

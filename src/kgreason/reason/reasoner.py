@@ -367,7 +367,16 @@ class Reasoner:
             if picked:
                 return picked, []
         if negated is not None:
-            kept = negated_group_candidates(index, analysis, negated, lambda text: self._part_candidates(q, text))
+
+            def ask(text: str) -> list[Candidate]:
+                return self._part_candidates(q, text)
+
+            kept = negated_group_candidates(index, analysis, negated, ask)
+            if kept and negated.then and len(kept[0].answer_keys) == 1:
+                # `…，有一个不属于X，它的军长是谁`: the rest asked of the one member left
+                then = described_candidates(index, q.question, Described("", negated.then, "", ""), ask, kept[0])
+                if then:
+                    return then, []
             if kept:
                 return kept, []
         if q.difficulty in cfg.single_fact_levels and analysis.form not in ("bool", "choice"):
