@@ -110,6 +110,10 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     # — fb2dfa7, its start, in brackets: no answer transferred to these two writers
     "bh": (0.6112, "139b59e"),  # fb2dfa7: 0.6110 (11 right, the same)
     "bi": (0.7113, "139b59e"),  # fb2dfa7: the same (15 right)
+    # written mid-session into a folder not read until the session's first twenty-two fixes were in (60ec259);
+    # fb2dfa7, its start, in brackets: no answer transferred, and bk lost one (a time-window fallback, then fixed)
+    "bj": (0.6908, "60ec259"),  # fb2dfa7: 0.6903 (15 right, the same)
+    "bk": (0.7552, "60ec259"),  # fb2dfa7: 0.7756 (19 right; 60ec259 18)
 }
 
 
