@@ -3259,6 +3259,9 @@ def test_time_window_words_said_other_ways() -> None:
     assert within.relation == "处于时期内" and within.text == "1943年里"
     (signed,) = _analysis_on(rows, "2021年内第一次与丁合同签约的国家有哪些？").times
     assert signed.hint.startswith("与")
+    # `1937年10月16日这一天，…阵亡`: on the day, the words after the comma name no verb of it
+    (day,) = _analysis_on(rows, "2030年1月1日这一天，乙级有哪几艘交付？").times
+    assert (day.relation, day.text, day.hint) == ("处于时期内", "2030年1月1日这一天", "")
 
 
 def test_a_how_adjective_asks_the_value_a_relation_naming_its_attribute_states() -> None:

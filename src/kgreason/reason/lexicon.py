@@ -343,7 +343,10 @@ CATEGORY_QUESTION_PATTERNS: tuple[str, ...] = (
 # organisation) where the KG has no such categories.
 SORT_OF_NOUN_PATTERN = r"(?:什么|何|哪一?个?)(?![一个些几])(?P<noun>[\u4e00-\u9fff])种"
 CLASSIFYING_COPULA = "属于"  # `X属于哪一级舰`: before a kind question it classifies X, naming no relation
-TIME_WITHIN_WORDS: tuple[str, ...] = ("期间", "时期", "年间", "内", "中", "里", "时", "当年", "间")
+TIME_WITHIN_WORDS: tuple[str, ...] = (
+    *("期间", "时期", "年间", "内", "中", "里", "时", "当年", "间"),
+    *("这一天", "那一天", "当天", "这天", "那天"),  # after a day: on it (`1937年10月16日这一天，…`)
+)
 
 # Words of the questions' answer forms.
 BOOL_WORDS: tuple[str, ...] = ("是否", "是不是", "有没有", "能否", "可否", "有无", "是否曾")
