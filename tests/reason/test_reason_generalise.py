@@ -3393,3 +3393,14 @@ def test_a_later_clause_asks_about_the_one_member_a_negation_leaves() -> None:
     got = _answer_on(rows, q, "L3")
     assert got.answers == ("张三",)
     assert ("第3军", "军长", "张三") in [tuple(t) for t in got.main_path]
+
+
+def test_a_relation_named_for_the_side_the_question_names_fits() -> None:
+    # `甲会战中日军大约投入了多少兵力`: 日方参战兵力 (the `中` of `会战中` names no side)
+    rows = [
+        ("甲会战", "战役", "中方参战兵力", "28万人", "数值"),
+        ("甲会战", "战役", "日方参战兵力", "5万人", "数值"),
+        ("甲会战", "战役", "参战方", "乙军", "部队"),
+    ]
+    assert _answer_on(rows, "甲会战中日军大约投入了多少兵力？", "L1").answers == ("5万人",)
+    assert _answer_on(rows, "甲会战中中方大约投入了多少兵力？", "L1").answers == ("28万人",)

@@ -151,6 +151,10 @@ QUESTION_WORDS: tuple[str, ...] = (
 # Words that introduce a side / alliance / owner constraint right before an entity.
 # Words after a side's name that mark it as the side (`同盟国一方的舰艇`, `轴心国阵营`).
 CAMP_SUFFIXES: tuple[str, ...] = ("一方", "阵营")
+# Relations named for a side begin with its character and this word (`日方参战兵力`, `美方指挥官`); a question names
+# the side by its character and one of SIDE_NOUNS (`日军`, `美方`).
+SIDE_WORD = "方"
+SIDE_NOUNS: tuple[str, ...] = ("军", "方")
 CAMP_MARKERS: tuple[str, ...] = (
     "隶属于",
     "隶属",

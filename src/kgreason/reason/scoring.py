@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
@@ -32,6 +32,8 @@ from kgreason.reason.lexicon import (
     PLACE_TYPE_HINTS,
     RELATION_SYNONYMS,
     SAME_KIND_HEADS,
+    SIDE_NOUNS,
+    SIDE_WORD,
     THING_TYPE_HINTS,
     TYPE_RELATION_HINTS,
     names_event_type,
@@ -48,6 +50,8 @@ SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose no
 # the answer-kind score of a quantity in another dimension than the unit asked (`多长时间`, `多少天` -> `34万人`): what
 # cannot be asked, so a one-fact question looks a hop further
 OTHER_UNIT = -1.0
+SIDE_PREFIX_CHARS = 2  # `日方`: a side's character and its word (lexicon.SIDE_WORD)
+SIDE_FIT = 0.3  # how much a side named (or another side named) adds to (or takes from) such a relation's match
 # … and of one in the dimension whose relation does not name the attribute a how-adjective asks (`多高` -> `机长`)
 UNNAMED_ATTRIBUTE = 0.7
 SPECIFIC_KIND_CHARS = 3  # an asked noun this long that ends the answer's name names the last hop (`设计局`)
@@ -588,11 +592,30 @@ class ChainScorer:
             reached = node_match(self.index, e.dst, self._residual) if e.dst not in self._mentions else frozenset({-1})
             reached -= unnamed
             covered = m.covered | (reached - {-1})
-            named = max(m.score, self._learned(e.relation))
+            side = self._side_fit(e.relation) if e.forward else 0.0  # the side qualifies the relation's object
+            named = max(m.score + side, self._learned(e.relation))
             got = (covered, max(named, NODE_SUPPORT if reached else 0.0), named < SUPPORTED_HOP and not reached)
             if not unnamed:
                 self._hops[key] = got
         return got
+
+    def _side_fit(self, relation: str) -> float:
+        """`日方参战兵力` for `日军…投入了多少兵力`: a relation named for a side (a character and 方) that the question
+        names as a side (that character and 军 or 方) fits; one for another side, when the question names one, does
+        not (`中方参战兵力`: the `中` of `会战中` names no side)."""
+        rel = normalize_text(relation)
+        if len(rel) <= SIDE_PREFIX_CHARS or rel[1] != SIDE_WORD or not self._sides_named:
+            return 0.0
+        return SIDE_FIT if rel[0] in self._sides_named else -SIDE_FIT
+
+    @cached_property
+    def _sides_named(self) -> frozenset[str]:
+        """The sides the question names (`日军`, `美方` -> 日, 美) among those the KG's relations are named for."""
+        kg_sides = {
+            r[0] for r in self.index.relation_names if len(r) > SIDE_PREFIX_CHARS and r[1] == SIDE_WORD and is_han(r[0])
+        }
+        nq = self.analysis.mapped.norm
+        return frozenset(x for x in kg_sides if any(x + w in nq for w in SIDE_NOUNS))
 
     def _joins_another_mention(self, e: Edge) -> bool:
         """The hop enters an event that joins its start to another name of the question (`6纵…拿下垛庄`: `攻占垛庄`
