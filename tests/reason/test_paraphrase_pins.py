@@ -43,7 +43,7 @@ HOLDOUT_ANALYSTS = json.loads((ROOT / "benchmarks" / "data" / "holdout_analysts.
 HOLDOUT_ANALYSTS_PINNED = {"sample": 19, "ccks_ext_dev": 15}  # of 20 and 20
 # a new annotator in the evaluation's own style, written blind after 35d1673 (26 of 40 with da07f57, 27 with 35d1673)
 HOLDOUT_ANNOTATOR = json.loads((ROOT / "benchmarks" / "data" / "holdout_annotator.json").read_text(encoding="utf-8"))
-HOLDOUT_ANNOTATOR_PINNED = {"sample": 16, "ccks_ext_dev": 16}  # of 20 and 20
+HOLDOUT_ANNOTATOR_PINNED = {"sample": 17, "ccks_ext_dev": 16}  # of 20 and 20
 
 
 def _right(name: str, root: Path, items: list[dict[str, Any]] = ITEMS) -> int:
