@@ -3404,3 +3404,15 @@ def test_a_relation_named_for_the_side_the_question_names_fits() -> None:
     ]
     assert _answer_on(rows, "甲会战中日军大约投入了多少兵力？", "L1").answers == ("5万人",)
     assert _answer_on(rows, "甲会战中中方大约投入了多少兵力？", "L1").answers == ("28万人",)
+
+
+def test_a_counter_of_anything_before_a_person_noun_counts_people() -> None:
+    # `操纵一辆甲炮一共要几个人`: the crew the KG states, not a count of one node
+    rows = [
+        ("甲炮", "自行火炮", "乘员", "5人", "数值"),
+        ("甲炮", "自行火炮", "研制国家", "乙国", "国家"),
+        ("甲炮", "自行火炮", "研制单位", "丙公司", "组织机构"),
+    ]
+    q = "操纵一辆甲炮一共要几个人？"
+    assert _analysis_on(rows, q).measure_word == "人"
+    assert _answer_on(rows, q, "L1").answers == ("5人",)

@@ -66,6 +66,7 @@ from kgreason.reason.lexicon import (
     NUMBER_QUESTION_PATTERNS,
     NUMERIC_COMPARATORS,
     ORDER_WORDS,
+    PERSON_NOUN,
     PERSON_WORDS,
     PHRASE_END_CHARACTERS,
     PLACE_MARKERS,
@@ -1686,7 +1687,10 @@ def _asked_unit(nq: str) -> str:
 
 def _measure_word(nq: str) -> str:
     m = _MEASURE.search(nq)
-    return m.group(1) if m else ""
+    if m is None:
+        return ""
+    # `几个人`: a counter of anything before a person noun counts people
+    return PERSON_NOUN if nq.startswith(PERSON_NOUN, m.end()) else m.group(1)
 
 
 def _cuts_token(name: str, part: str) -> bool:
