@@ -38,6 +38,8 @@ def _attribute_value(index: KGIndex, e: Edge, aspect: str) -> DateValue | Quanti
         return None
     if aspect == "time":
         return index.date(e.dst)
+    if index.date(e.dst) is not None:
+        return None  # a year is a date, not an amount (`2007年` is not more than `75门`)
     # values with a unit the index does not know still compare with the same unit — values only: a thing the KG
     # describes (`12式岸舰导弹` is the subject of triples) is no quantity, whatever its name starts with
     if (q := index.quantity(e.dst)) is not None:
