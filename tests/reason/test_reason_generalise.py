@@ -3434,3 +3434,19 @@ def test_a_year_is_no_amount_to_compare() -> None:
         ("乙国丙炮采购合同", "事件", "交付时间", "2008年至2009年", "时间"),
     ]
     assert _answer_on(rows, "甲国和乙国都买过丙炮，哪一家买得更多？", "L3").answers == ("甲国",)
+
+
+def test_a_two_character_group_noun_the_kg_never_uses_still_asks_its_kind() -> None:
+    # `…投入的飞机中，哪些是丙公司造的`: the aircraft (`…运输机`, `…轰炸机`), not the battle they flew in
+    rows = [
+        ("乙岛战役", "战役", "发生地点", "乙岛", "地点"),
+        ("乙岛战役", "战役", "甲方使用装备", "丁运输机", "武器装备"),
+        ("乙岛战役", "战役", "甲方使用装备", "戊轰炸机", "武器装备"),
+        ("乙岛战役", "战役", "甲方使用装备", "己战斗机", "武器装备"),
+        ("丁运输机", "武器装备", "制造商", "丙公司", "组织机构"),
+        ("戊轰炸机", "武器装备", "制造商", "丙公司", "组织机构"),
+        ("己战斗机", "武器装备", "制造商", "庚公司", "组织机构"),
+    ]
+    q = "甲军在乙岛投入的飞机中，哪些是丙公司造的？"
+    assert _analysis_on(rows, q).type_word == "飞机"
+    assert sorted(_answer_on(rows, q, "L3").answers) == ["丁运输机", "戊轰炸机"]

@@ -641,6 +641,7 @@ def _type_word(
             # `主炮是什么型号`: a model of the 主炮 is asked (a thing the KG names as it names 炮); the sort noun's span
             # is the one taken out of the relation words
             return sorted_noun, at, at + len(sort)
+        members_described = False
         for n in range(len(rest), 1, -1):
             # after `哪一型` a relation's name then a superlative is what is said of it (`哪一型首飞时间最晚`), not
             # the kind asked (`哪个舰级` is)
@@ -662,8 +663,11 @@ def _type_word(
                 if at in name_starts and at > m.end() and verb_follows:
                     # `…的弹药里，哪些是波音公司造的`: after the copula a name and a verb before 的 say what the
                     # members are, not their kind (the group's noun before the question word is)
+                    members_described = True
                     break
                 return rest[:n], at, at + n
+        if members_described:
+            continue
         counted = m.group(0)[-1:] in MEASURE_WORDS or m.group(0) in ("什么", "何种")
         if counted and (len(rest) < len(window) or at + len(rest) == len(nq)):
             # a noun phrase that ends where the clause does, opened by a name or a noun (`哪支联合国维和部队的框架下`,
@@ -714,6 +718,10 @@ def _type_word(
             full = _expanded(head[-n:], vocabulary) if len(head) >= n and not inside else ""
             if full:
                 return full, end - n, end
+        if len(head) == 2 and head[-1] in endings and head not in relations and end - 2 not in inside_names:
+            # `…投入的飞机中，哪些…` with `Ju 52运输机`: a two-character noun the KG does not use whose head ends KG
+            # names, as after the question word (a longer one may be two nouns: `坦克火炮`)
+            return head, end - 2, end
     return "", 0, 0
 
 
