@@ -114,6 +114,10 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     # fb2dfa7, its start, in brackets: no answer transferred, and bk lost one (a time-window fallback, then fixed)
     "bj": (0.6908, "60ec259"),  # fb2dfa7: 0.6903 (15 right, the same)
     "bk": (0.7552, "60ec259"),  # fb2dfa7: 0.7756 (19 right; 60ec259 18)
+    # written late in the session into a folder not read until its twenty-eight fixes were in (98869f1); fb2dfa7 in
+    # brackets: one answer transferred (bm1_010, a time window)
+    "bl": (0.6933, "98869f1"),  # fb2dfa7: the same (15 right)
+    "bm": (0.6927, "98869f1"),  # fb2dfa7: 0.6881 (14 right; 98869f1 15)
 }
 
 
