@@ -3450,3 +3450,24 @@ def test_a_two_character_group_noun_the_kg_never_uses_still_asks_its_kind() -> N
     q = "甲军在乙岛投入的飞机中，哪些是丙公司造的？"
     assert _analysis_on(rows, q).type_word == "飞机"
     assert sorted(_answer_on(rows, q, "L3").answers) == ["丁运输机", "戊轰炸机"]
+
+
+def test_which_side_compares_the_sides_values() -> None:
+    # `交战双方哪一方的伤亡更多`: the battle states each side's losses under a relation named for it
+    rows = [
+        ("甲战役", "战役", "参战方", "乙联邦军队", "组织机构"),
+        ("甲战役", "战役", "参战方", "丙本军队", "组织机构"),
+        ("甲战役", "战役", "乙联邦军队伤亡", "约4064人", "数值"),
+        ("甲战役", "战役", "丙军伤亡", "约5764人", "数值"),
+        ("甲战役", "战役", "所属战役", "丁战役", "战役"),
+    ]
+    got = _answer_on(rows, "甲战役中，交战双方哪一方的伤亡更多？", "L3")
+    assert got.answers == ("丙本军队",)
+    assert ("约5764人", "数值大于", "约4064人") in [tuple(t) for t in got.main_path]
+    # one side named, the other not linked (`…和戊军相比`): the other body holding the same amount
+    held = [
+        ("乙联邦军队", "组织机构", "甲战役伤亡", "约42万人", "数值"),
+        ("戊国陆军", "组织机构", "甲战役伤亡", "约20万人", "数值"),
+        ("甲战役", "战役", "发生地点", "己河", "地点"),
+    ]
+    assert _answer_on(held, "整场战役打下来，乙联邦军队和戊军相比，哪一方的伤亡更大？", "L2").answers == ("乙联邦军队",)

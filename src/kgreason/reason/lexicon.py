@@ -155,6 +155,8 @@ CAMP_SUFFIXES: tuple[str, ...] = ("一方", "阵营")
 # the side by its character and one of SIDE_NOUNS (`日军`, `美方`).
 SIDE_WORD = "方"
 SIDE_NOUNS: tuple[str, ...] = ("军", "方")
+# Which of the sides (`交战双方哪一方的伤亡更多`): a superlative over the sides' values
+SIDE_QUESTION_WORDS: tuple[str, ...] = ("哪一方", "哪方")
 CAMP_MARKERS: tuple[str, ...] = (
     "隶属于",
     "隶属",

@@ -48,7 +48,7 @@ from kgreason.reason.reading import QuestionReading, read_question
 from kgreason.reason.respectively import respective_parts, respectively_candidates, union_parts
 from kgreason.reason.scoring import SUPPORTED_HOP, relation_match
 from kgreason.reason.select import Selection, find_selection, select_candidates
-from kgreason.reason.special import bool_candidates, choice_candidates
+from kgreason.reason.special import bool_candidates, choice_candidates, side_comparison_candidates
 from kgreason.reason.textmap import map_text
 from kgreason.reason.trace import QuestionTrace, SentenceFinder, trace_entry
 from kgreason.retrieve.base import Embedder, RelationScorer, TripleScorer, serialize_triple
@@ -358,6 +358,11 @@ class Reasoner:
             picked = difference_candidates(index, analysis)
             if picked:
                 return picked, []
+        if analysis.form in ("entity", "set"):
+            # `交战双方哪一方的伤亡更多`: the sides' values compared, whatever else the question's shape
+            sides = side_comparison_candidates(index, analysis)
+            if sides:
+                return sides, []
         if described is not None:
             picked = described_candidates(index, q.question, described, lambda text: self._part_candidates(q, text))
             if picked:

@@ -21,6 +21,7 @@ from kgreason.reason.candidate import Candidate, dedupe, ordered_path
 from kgreason.reason.checks import Check, check_numeric, check_time
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.generate import ScoredChain, answer_type_of, key_starts, top_groups
+from kgreason.reason.kinds import macro_kind
 from kgreason.reason.lexicon import (
     AFFIRMATIVE_VALUES,
     AGE_WORDS,
@@ -30,6 +31,7 @@ from kgreason.reason.lexicon import (
     PLACE_TYPE_WORDS,
     POSSESSIVE,
     SAME_WORDS,
+    SIDE_QUESTION_WORDS,
     UNKNOWN_VALUES,
     names_event_type,
     names_person_type,
@@ -420,6 +422,95 @@ def _winner_candidate(
             origin="choice",
         )
     ]
+
+
+def side_comparison_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
+    """`交战双方哪一方的伤亡更多`: the sides of what the question names — the bodies it reaches (`参战方`, `进攻方`,
+    `参战部队`) or names — each with the value its words name (`伤亡`): the side's own (`国民党军 -四平保卫战伤亡->`) or
+    one the named thing states under a relation named for the side (`科希马战役 -日军伤亡->` for `日本军队`); the side
+    with the larger (smaller) value, with the comparison as its derived triple. [] when the question asks no side or
+    fewer than two sides have such a value."""
+    order = analysis.order
+    nq = analysis.mapped.norm
+    if order is None or order.aspect != "quantity" or not any(w in nq for w in SIDE_QUESTION_WORDS):
+        return []
+    options: dict[str, AttributeOption] = {}
+    for m in analysis.mentions:
+        sides = [e for e in index.edges(m.key) if not e.is_alias and macro_kind(index, e.dst) == "organisation"]
+        held = [(None, m.key)] if macro_kind(index, m.key) == "organisation" else []
+        for via, side in [*held, *((e, e.dst) for e in sides)]:
+            for v in index.value_edges(side):
+                if (amount := _named_amount(index, v, order.text)) is not None:
+                    lead = (via.triple.spo,) if via is not None else ()
+                    options.setdefault(side, AttributeOption(side, lead, v, amount, bridge=via))
+        for v in index.value_edges(m.key):
+            rel = normalize_text(v.relation)
+            named_for = max(sides, key=lambda e: _shared_start(rel, e.dst), default=None)
+            amount = _named_amount(index, v, order.text)
+            if named_for is not None and _shared_start(rel, named_for.dst) and amount is not None:
+                lead = (named_for.triple.spo,)
+                options.setdefault(named_for.dst, AttributeOption(named_for.dst, lead, v, amount))
+    if len(options) == 1:
+        # one side named (`英国及英联邦军队和法军相比`, the other unlinked): the other bodies holding the same amount
+        (only,) = options.values()
+        relation = normalize_text(only.edge.relation)
+        for t in index.triples:
+            other = normalize_text(t.sub)
+            if normalize_text(t.relation) == relation and other != only.holder and other not in options:
+                e = next((e for e in index.edges(other) if e.triple is t), None)
+                amount = index.quantity(normalize_text(t.obj))
+                if e is not None and amount is not None and macro_kind(index, other) == "organisation":
+                    options[other] = AttributeOption(other, (), e, amount)
+    valued = list(options.items())
+    if len(valued) < 2:
+        return []
+    want_min = order.direction == "min"
+    winner = valued[0][1]
+    for _, o in valued[1:]:
+        better = value_less(o.value, winner.value) if want_min else value_less(winner.value, o.value)
+        if better:
+            winner = o
+    others = [o for _, o in valued if o is not winner]
+    if not all(value_less(winner.value, o.value) if want_min else value_less(o.value, winner.value) for o in others):
+        return []  # a tie, or values that do not compare
+    rel = "数值小于" if want_min else "数值大于"
+    derived = tuple((winner.edge.triple.obj, rel, o.edge.triple.obj) for o in others)
+    main = [*winner.lead, winner.edge.triple.spo]
+    for o in others:
+        main.extend([*o.lead, o.edge.triple.spo])
+    check = Check("numeric", "order", order.text, True, (), derived)
+    key = winner.holder
+    chains = tuple(Chain(o.holder, (o.edge,)) for o in (winner, *others))
+    return [
+        Candidate(
+            (index.name(key),),
+            (key,),
+            answer_type_of(index, key, "entity"),
+            dedupe([*main, *derived]),
+            1.0,
+            chains,
+            (check,),
+            origin="order",
+        )
+    ]
+
+
+def _named_amount(index: KGIndex, e: Edge, words: str) -> Quantity | None:
+    """The quantity the edge reaches under a relation that spells a word of the superlative's (`伤亡` of `伤亡更多`
+    in `英联邦军队伤亡`), else None."""
+    named = longest_common_substring(normalize_text(e.relation), normalize_text(words))[0] >= AMOUNT_WORD_CHARS
+    return index.quantity(e.dst) if named else None
+
+
+AMOUNT_WORD_CHARS = 2  # a relation spells this much of the superlative's words to name the amount compared
+
+
+def _shared_start(relation: str, node: str) -> int:
+    """How many first characters a relation named for a side shares with the side's name (`日军伤亡`, `日本军队`)."""
+    n = 0
+    while n < min(len(relation), len(node)) and relation[n] == node[n]:
+        n += 1
+    return n
 
 
 def _own_options(index: KGIndex, key: str, aspect: str, compared: list[str]) -> list[AttributeOption]:
