@@ -8,7 +8,8 @@ whose name they spell: `1942年6月4日`) is within two triples of it, or a neig
 negated words (`远程防空导弹` for `防空导弹`); when the words name no node at all, when one of its relations spells
 them (`沉没时间` for `沉没`). The members without it are the answer, each with the chain that made it a member; the
 negated words are the constraint. The builder gives nothing — and the question goes to the others — when the group
-has fewer than two members or the test keeps all or none of them.
+has fewer than two members or the test keeps all or none of them. A later clause that asks something
+(`…，有一个不属于X，它的军长是谁`) is asked of the one member left (`NegatedGroup.then`).
 
 The same test, kept positive, answers a group filtered by a named node (`南云舰队下辖的航母中，编入第二航空战队的有
 哪些`, `护航舰艇中属于23型护卫舰的有哪些`; `find_filtered_group`): the members that have it, each with the triples that

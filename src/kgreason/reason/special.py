@@ -2,7 +2,8 @@
 
 - yes/no (`是否`): the stated fact is a chain from one mentioned entity to another, or a value check (time window,
   numeric threshold) on the mentioned entity; "否" comes with the triple that contradicts the question;
-- which-of-two (`A和B哪个更早/更大`): the same attribute of both, compared, with the derived comparison triple.
+- which-of-two (`A和B哪个更早/更大`): the same attribute of both, compared, with the derived comparison triple;
+- which side (`交战双方哪一方的伤亡更多`): the sides' amounts, compared the same way.
 """
 
 from __future__ import annotations
