@@ -420,7 +420,7 @@ def _described_pair(nq: str, mentions: Sequence[Mention]) -> list[tuple[Mention,
             continue
         for a in reversed(ordered[:j]):
             between = nq[a.end : b.start]
-            if a.key != b.key and between.startswith(COMPARED_WITH_OPENERS) and "的" in between:
+            if a.key != b.key and between.startswith(COMPARED_WITH_OPENERS) and POSSESSIVE in between:
                 out.append((a, b))
                 break
     return out

@@ -658,7 +658,7 @@ def _duration_order_candidate(
     all_checks = [*(c for t in tied for c in t[2]), *dated]
     keys = tuple(dict.fromkeys(t[0].end for t in tied))
     chains = [s[0] for s in spans]
-    chain, sc, checks = tied[0][0], tied[0][1], tied[0][2]
+    sc, checks = tied[0][1], tied[0][2]
     return Candidate(
         tuple(index.name(k) for k in keys),
         keys,

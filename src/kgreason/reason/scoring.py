@@ -50,10 +50,10 @@ SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose no
 # the answer-kind score of a quantity in another dimension than the unit asked (`多长时间`, `多少天` -> `34万人`): what
 # cannot be asked, so a one-fact question looks a hop further
 OTHER_UNIT = -1.0
-SIDE_PREFIX_CHARS = 2  # `日方`: a side's character and its word (lexicon.SIDE_WORD)
-SIDE_FIT = 0.3  # how much a side named (or another side named) adds to (or takes from) such a relation's match
 # … and of one in the dimension whose relation does not name the attribute a how-adjective asks (`多高` -> `机长`)
 UNNAMED_ATTRIBUTE = 0.7
+SIDE_PREFIX_CHARS = 2  # `日方`: a side's character and its word (lexicon.SIDE_WORD)
+SIDE_FIT = 0.3  # how much a side named (or another side named) adds to (or takes from) such a relation's match
 SPECIFIC_KIND_CHARS = 3  # an asked noun this long that ends the answer's name names the last hop (`设计局`)
 ASKED_NAMES = 0.5  # the asked words (`…舷号是多少`) name the last relation at least this well
 

@@ -481,7 +481,7 @@ def side_comparison_candidates(index: KGIndex, analysis: Analysis) -> list[Candi
         main.extend([*o.lead, o.edge.triple.spo])
     check = Check("numeric", "order", order.text, True, (), derived)
     key = winner.holder
-    chains = tuple(Chain(o.holder, (o.edge,)) for o in (winner, *others))
+    chains = tuple(Chain(o.edge.src, (o.edge,)) for o in (winner, *others))
     return [
         Candidate(
             (index.name(key),),
@@ -496,14 +496,14 @@ def side_comparison_candidates(index: KGIndex, analysis: Analysis) -> list[Candi
     ]
 
 
+AMOUNT_WORD_CHARS = 2  # a relation spells this much of the superlative's words to name the amount compared
+
+
 def _named_amount(index: KGIndex, e: Edge, words: str) -> Quantity | None:
     """The quantity the edge reaches under a relation that spells a word of the superlative's (`伤亡` of `伤亡更多`
     in `英联邦军队伤亡`), else None."""
     named = longest_common_substring(normalize_text(e.relation), normalize_text(words))[0] >= AMOUNT_WORD_CHARS
     return index.quantity(e.dst) if named else None
-
-
-AMOUNT_WORD_CHARS = 2  # a relation spells this much of the superlative's words to name the amount compared
 
 
 def _shared_start(relation: str, node: str) -> int:
