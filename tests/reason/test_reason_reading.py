@@ -22,7 +22,7 @@ ROWS: list[tuple[str, str, str, str, str]] = [
     ("北港演习", "事件", "举行时间", "2015年5月", "时间"),
     ("白帆号", "装备", "关联乙", "南岭造船厂", "组织"),
 ]
-QUESTION = "星火号关联的是什么单位？"  # `单位`: a kind the question names in words the KG does not use
+QUESTION = "星火号关联的是什么对象？"  # `对象`: a kind the question names in words neither the KG nor the lexicon types
 # the reading on (it is off by default); margin 0: the LLM never chooses among candidates, so only its reading can
 # move the answer
 READING = ReasonerConfig(llm_margin=0.0, llm_reads_question=True)
@@ -95,5 +95,5 @@ def test_entity_types_most_frequent_first_and_needs_reading() -> None:
     assert types[0] == ("装备", "星火号")  # two ships; the best-connected one is the example
     r = Reasoner(ds)
     _, analysis = r.analyse(ds.questions[0])
-    assert needs_reading(analysis) and analysis.unknown_kind == "单位"
+    assert needs_reading(analysis) and analysis.unknown_kind == "对象"
     assert read_question(None, analysis, index, max_tokens=8).reason == "no LLM configured"
