@@ -3471,3 +3471,19 @@ def test_which_side_compares_the_sides_values() -> None:
         ("甲战役", "战役", "发生地点", "己河", "地点"),
     ]
     assert _answer_on(held, "整场战役打下来，乙联邦军队和戊军相比，哪一方的伤亡更大？", "L2").answers == ("乙联邦军队",)
+
+
+def test_the_counter_of_a_which_word_asks_what_it_counts() -> None:
+    # `哪一艘`: a ship (a name ending in 号), not a gun the class carries (`…舰炮` ends in 炮)
+    rows = [
+        ("甲级两栖攻击舰", "舰级", "装备武器", "丙30毫米舰炮", "武器装备"),
+        ("甲级两栖攻击舰", "舰级", "装备武器", "丁防空导弹发射装置", "武器装备"),
+        ("甲级两栖攻击舰", "舰级", "使用方", "乙海军", "组织"),
+        ("戊号", "武器装备", "所属舰级", "甲级两栖攻击舰", "舰级"),
+        ("己号", "武器装备", "所属舰级", "甲级两栖攻击舰", "舰级"),
+        ("戊号", "武器装备", "服役时间", "2006年12月15日", "时间"),
+        ("己号", "武器装备", "服役时间", "2012年1月13日", "时间"),
+    ]
+    q = "乙海军自己装备的几艘甲级里，哪一艘服役最晚？"
+    assert _analysis_on(rows, q).thing_counter == "艘"
+    assert _answer_on(rows, q, "L3").answers == ("己号",)

@@ -221,6 +221,7 @@ class Analysis:
     kind_predicated: bool = False
     asks_event: bool = False  # `…中，哪一次…`: the question counts events, so an event is asked
     asks_thing: bool = False  # `哪艘…`: a vessel, aircraft, vehicle or munition is asked, not a place or an event
+    thing_counter: str = ""  # the measure word of `哪一艘` / `哪架` (lexicon.COUNTER_HEADS says what it counts)
     type_word_ends_phrase: bool = False  # the asked noun ends its phrase (`哪个州？`; not `军` of `哪一次军事行动`)
     person_role: str = ""  # the role word a who-question asks through (`军长` of `军长是谁`, `指挥` of `由谁指挥`)
     # the name the question's predicate is said of, right before it (`…盟军第30军由谁指挥`: 第30军), when the
@@ -1614,7 +1615,8 @@ def analyze(question: str, q: MappedText, mentions: list[Mention], index: KGInde
         asks_category=category is not None,
         kind_predicated=kind_predicated,
         asks_event=bool(_ASKS_EVENT.search(nq)),
-        asks_thing=bool(_ASKS_THING.search(nq)),
+        asks_thing=bool(thing := _ASKS_THING.search(nq)),
+        thing_counter=thing.group(0)[-1] if thing else "",
         type_word_names_events=noun_names_events(index, type_word),
         type_word_ends_phrase=bool(type_word) and (tw_end == len(nq) or bool(_PHRASE_END.match(nq, tw_end))),
         person_role=_person_role(nq),

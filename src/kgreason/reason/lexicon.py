@@ -410,6 +410,14 @@ SORT_NOUNS: tuple[str, ...] = ("型号", "型别", "类型", "种类")
 # One-character heads of nouns that name the same kind of thing (`哪些船` asks for a `补给舰` too).
 SAME_KIND_HEADS: tuple[str, ...] = ("船舰艇",)
 THING_MEASURE_WORDS = "艘架辆枚门"  # the measure words that count vessels, aircraft, vehicles, munitions, guns
+# … and the heads of the names or KG types of what each counts (`哪一艘` is a ship, not a launcher it carries)
+COUNTER_HEADS: dict[str, tuple[str, ...]] = {
+    "艘": ("舰", "艇", "船", "号"),
+    "架": ("机", "号"),
+    "辆": ("车",),
+    "枚": ("弹",),
+    "门": ("炮",),
+}
 THING_TYPE_HINTS = ("装备", "武器", "舰", "艇", "飞机", "车", "导弹")  # KG node types of such things
 # What a question asks when it asks only the name of the thing it picked out (`射程较近的那种叫什么`): the verb
 # before the question word.

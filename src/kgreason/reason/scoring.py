@@ -25,6 +25,7 @@ from kgreason.reason.kinds import category_edges, category_values, macro_kind
 from kgreason.reason.lexicon import (
     CATEGORY_TYPE_WORDS,
     CONVERSE_WORDS,
+    COUNTER_HEADS,
     COUNTRY_TYPE_WORDS,
     GENERIC_MEASURE_WORDS,
     ORGANISATION_TYPE_HINTS,
@@ -459,6 +460,11 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
                 score = min(score, 0.0) - w.type_mismatch  # `哪些是防空导弹`: things of the kind, not the kind
     elif analysis.asks_event:
         score += w.type_match if names_event_type(types) else -w.type_mismatch
+    elif analysis.asks_thing and (counter_heads := COUNTER_HEADS.get(analysis.thing_counter)):
+        # `哪一艘`: a ship, by the end of its name or KG type (`…号`, `两栖攻击舰`), not other equipment (a `舰炮` it
+        # carries), a place or an event
+        fits = any(node.name.endswith(h) or any(t.endswith(h) for t in node.types) for h in counter_heads)
+        score += w.type_match if fits else -w.type_mismatch
     elif analysis.asks_thing and any(h in types for h in THING_TYPE_HINTS):
         score += w.type_match  # `哪艘英国军舰` (a kind the KG does not name): a thing the KG types as equipment
     elif analysis.asks_thing and (
