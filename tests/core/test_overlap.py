@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kgreason.text.overlap import abbreviation_in, longest_common_substring, occurrences
+from kgreason.text.overlap import abbreviation_in, common_prefix_length, longest_common_substring, occurrences
 
 
 def test_occurrences_lists_every_start_overlapping_ones_too() -> None:
@@ -21,3 +21,10 @@ def test_abbreviation_in_keeps_the_first_character_and_the_order() -> None:
     assert abbreviation_in("首次试飞", "首飞时留空多久") == (2, 2)
     assert abbreviation_in("机队停飞", "机上装的雷达") == (1, 1)  # only the first character
     assert abbreviation_in("隶属于", "原属") == (0, 0)  # no first character
+
+
+def test_common_prefix_length_counts_the_shared_first_characters() -> None:
+    assert common_prefix_length("日军伤亡", "日本军队") == 1
+    assert common_prefix_length("英联邦军队伤亡", "英联邦军队") == 5
+    assert common_prefix_length("中方伤亡", "日本军队") == 0
+    assert common_prefix_length("", "日本") == 0

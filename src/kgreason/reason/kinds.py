@@ -14,12 +14,13 @@ from kgreason.reason.lexicon import (
     GENERIC_TIME_RELATIONS,
     ORGANISATION_TYPE_HINTS,
     PLACE_TYPE_WORDS,
+    SIDE_WORD,
     THING_TYPE_HINTS,
     TYPE_RELATION_HINTS,
     names_event_type,
     names_person_type,
 )
-from kgreason.text.normalize import normalize_text
+from kgreason.text.normalize import is_han, normalize_text
 
 KIND_WORD_MIN_CHARS = 2  # one character after a name (`号`, `级`) is part of a longer word more often than a kind
 KIND_WORD_MAX_CHARS = 8
@@ -59,6 +60,12 @@ def is_country(index: KGIndex, key: str) -> bool:
 def country_initials(index: KGIndex) -> frozenset[str]:
     """The first characters of the nodes the KG types as countries (`日本` -> `日`); cached per KG."""
     return frozenset(index.name(k)[:1] for k in index.nodes if is_country(index, k))
+
+
+@lru_cache(maxsize=64)
+def side_relation_initials(index: KGIndex) -> frozenset[str]:
+    """The sides the KG's relations are named for, by their first character (`日方参战兵力` -> 日); cached per KG."""
+    return frozenset(r[0] for r in index.relation_names if len(r) > 2 and r[1] == SIDE_WORD and is_han(r[0]))
 
 
 def kind_word_after(index: KGIndex, key: str, text: str) -> int:

@@ -152,9 +152,8 @@ QUESTION_WORDS: tuple[str, ...] = (
 # Words after a side's name that mark it as the side (`同盟国一方的舰艇`, `轴心国阵营`).
 CAMP_SUFFIXES: tuple[str, ...] = ("一方", "阵营")
 # Relations named for a side begin with its character and this word (`日方参战兵力`, `美方指挥官`); a question names
-# the side by its character and one of SIDE_NOUNS (`日军`, `美方`).
+# the side by its character and one of SIDE_NAME_SUFFIXES (`日军`, `美方`).
 SIDE_WORD = "方"
-SIDE_NOUNS: tuple[str, ...] = ("军", "方")
 # Which of the sides (`交战双方哪一方的伤亡更多`): a superlative over the sides' values
 SIDE_QUESTION_WORDS: tuple[str, ...] = ("哪一方", "哪方")
 CAMP_MARKERS: tuple[str, ...] = (

@@ -21,7 +21,7 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import in_counter, is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis, kg_uses_noun
-from kgreason.reason.kinds import category_edges, category_values, macro_kind
+from kgreason.reason.kinds import category_edges, category_values, macro_kind, side_relation_initials
 from kgreason.reason.lexicon import (
     CATEGORY_TYPE_WORDS,
     CONVERSE_WORDS,
@@ -33,7 +33,7 @@ from kgreason.reason.lexicon import (
     PLACE_TYPE_HINTS,
     RELATION_SYNONYMS,
     SAME_KIND_HEADS,
-    SIDE_NOUNS,
+    SIDE_NAME_SUFFIXES,
     SIDE_WORD,
     THING_TYPE_HINTS,
     TYPE_RELATION_HINTS,
@@ -53,7 +53,6 @@ SUPPORTED_HOP = 0.3  # a hop whose relation evidence is below this (and whose no
 OTHER_UNIT = -1.0
 # … and of one in the dimension whose relation does not name the attribute a how-adjective asks (`多高` -> `机长`)
 UNNAMED_ATTRIBUTE = 0.7
-SIDE_PREFIX_CHARS = 2  # `日方`: a side's character and its word (lexicon.SIDE_WORD)
 SIDE_FIT = 0.3  # how much a side named (or another side named) adds to (or takes from) such a relation's match
 SPECIFIC_KIND_CHARS = 3  # an asked noun this long that ends the answer's name names the last hop (`设计局`)
 ASKED_NAMES = 0.5  # the asked words (`…舷号是多少`) name the last relation at least this well
@@ -610,18 +609,15 @@ class ChainScorer:
         names as a side (that character and 军 or 方) fits; one for another side, when the question names one, does
         not (`中方参战兵力`: the `中` of `会战中` names no side)."""
         rel = normalize_text(relation)
-        if len(rel) <= SIDE_PREFIX_CHARS or rel[1] != SIDE_WORD or not self._sides_named:
+        if len(rel) <= 2 or rel[1] != SIDE_WORD or not self._sides_named:
             return 0.0
         return SIDE_FIT if rel[0] in self._sides_named else -SIDE_FIT
 
     @cached_property
     def _sides_named(self) -> frozenset[str]:
         """The sides the question names (`日军`, `美方` -> 日, 美) among those the KG's relations are named for."""
-        kg_sides = {
-            r[0] for r in self.index.relation_names if len(r) > SIDE_PREFIX_CHARS and r[1] == SIDE_WORD and is_han(r[0])
-        }
         nq = self.analysis.mapped.norm
-        return frozenset(x for x in kg_sides if any(x + w in nq for w in SIDE_NOUNS))
+        return frozenset(x for x in side_relation_initials(self.index) if any(x + w in nq for w in SIDE_NAME_SUFFIXES))
 
     def _joins_another_mention(self, e: Edge) -> bool:
         """The hop enters an event that joins its start to another name of the question (`6纵…拿下垛庄`: `攻占垛庄`

@@ -39,7 +39,7 @@ from kgreason.reason.lexicon import (
 )
 from kgreason.reason.scoring import SUPPORTED_HOP, relation_match
 from kgreason.text.normalize import normalize_text
-from kgreason.text.overlap import longest_common_substring
+from kgreason.text.overlap import common_prefix_length, longest_common_substring
 
 
 def bool_candidates(
@@ -196,7 +196,7 @@ def _bool_by_connection(
         joining = [sc for sc in direct if sc.chain.end in index.alias_group(first) and sc.chain.start in targets]
     if joining and joining[0].score.mean_relation >= 0.3:
         best = joining[0]
-        own = _own_other_value(index, analysis, best.chain) if analysis.order is None else None
+        own = _own_other_value(index, analysis, best.chain, starts) if analysis.order is None else None
         if own is not None:
             return [_bool(False, (own.triple.spo,), best.score.total, (Chain(own.src, (own,)),))]
         return [_bool(True, best.chain.triples, best.score.total, (best.chain,))]
@@ -208,7 +208,7 @@ def _bool_by_connection(
     return [_bool(False, (), 0.0, ())]
 
 
-def _own_other_value(index: KGIndex, analysis: Analysis, chain: Chain) -> Edge | None:
+def _own_other_value(index: KGIndex, analysis: Analysis, chain: Chain, starts: list[str]) -> Edge | None:
     """`装在X舱门上的Y是Z研制的吗`, joined as X -> another of X's parts -研制单位-> Z: a named thing the chain goes
     round (Y) that the question states the fact of (its name not followed by `的`: `X的潜艇是否…` states it of the
     submarine) and that holds the chain's last relation itself, to something else — the triple that says no (None
@@ -220,7 +220,6 @@ def _own_other_value(index: KGIndex, analysis: Analysis, chain: Chain) -> Edge |
     ends = index.alias_group(chain.start) | index.alias_group(chain.end)
     relation = normalize_text(last.relation)
     nq = analysis.mapped.norm
-    starts = set(key_starts(analysis))
     for m in analysis.mentions:
         s = m.key
         if s not in starts or index.alias_group(s) & on_chain or nq.startswith(POSSESSIVE, m.end):
@@ -446,9 +445,10 @@ def side_comparison_candidates(index: KGIndex, analysis: Analysis) -> list[Candi
                     options.setdefault(side, AttributeOption(side, lead, v, amount, bridge=via))
         for v in index.value_edges(m.key):
             rel = normalize_text(v.relation)
-            named_for = max(sides, key=lambda e: _shared_start(rel, e.dst), default=None)
+            # the side whose name shares the longest start with the relation's (`日军伤亡`, `日本军队`)
+            named_for = max(sides, key=lambda e: common_prefix_length(rel, e.dst), default=None)
             amount = _named_amount(index, v, order.text)
-            if named_for is not None and _shared_start(rel, named_for.dst) and amount is not None:
+            if named_for is not None and common_prefix_length(rel, named_for.dst) and amount is not None:
                 lead = (named_for.triple.spo,)
                 options.setdefault(named_for.dst, AttributeOption(named_for.dst, lead, v, amount))
     if len(options) == 1:
@@ -504,14 +504,6 @@ def _named_amount(index: KGIndex, e: Edge, words: str) -> Quantity | None:
     in `英联邦军队伤亡`), else None."""
     named = longest_common_substring(normalize_text(e.relation), normalize_text(words))[0] >= AMOUNT_WORD_CHARS
     return index.quantity(e.dst) if named else None
-
-
-def _shared_start(relation: str, node: str) -> int:
-    """How many first characters a relation named for a side shares with the side's name (`日军伤亡`, `日本军队`)."""
-    n = 0
-    while n < min(len(relation), len(node)) and relation[n] == node[n]:
-        n += 1
-    return n
 
 
 def _own_options(index: KGIndex, key: str, aspect: str, compared: list[str]) -> list[AttributeOption]:

@@ -13,6 +13,16 @@ def occurrences(text: str, word: str) -> list[int]:
     return out
 
 
+def common_prefix_length(a: str, b: str) -> int:
+    """How many first characters `a` and `b` share (`日军伤亡`, `日本军队` -> 1)."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 def longest_common_substring(a: str, b: str) -> tuple[int, int]:
     """(length, end position in b) of the longest common substring of a and b (the first such in b).
 
