@@ -3487,3 +3487,22 @@ def test_the_counter_of_a_which_word_asks_what_it_counts() -> None:
     q = "乙海军自己装备的几艘甲级里，哪一艘服役最晚？"
     assert _analysis_on(rows, q).thing_counter == "艘"
     assert _answer_on(rows, q, "L3").answers == ("己号",)
+
+
+def test_a_threshold_on_members_reads_each_members_own_value() -> None:
+    # `甲家族里，产量突破一万辆的变型有哪几个`: the family's total (`产量 40000辆`) is said of the whole, not of the
+    # variants that state no production of their own
+    rows = [
+        ("甲坦克", "武器装备", "变型", "甲A1", "武器装备"),
+        ("甲坦克", "武器装备", "变型", "甲A2", "武器装备"),
+        ("甲坦克", "武器装备", "变型", "甲A3", "武器装备"),
+        ("甲坦克", "武器装备", "变型", "乙改型", "武器装备"),
+        ("甲坦克", "武器装备", "产量", "40000辆", "数值"),
+        ("甲A1", "武器装备", "产量", "11000辆", "数值"),
+        ("甲A2", "武器装备", "产量", "12500辆", "数值"),
+        ("甲A3", "武器装备", "产量", "7000辆", "数值"),
+        ("乙改型", "武器装备", "主武器", "丙火炮", "武器装备"),
+    ]
+    q = "甲坦克家族里，产量突破一万辆的变型有哪几个？"
+    assert [t.relation for t in _analysis_on(rows, q).numerics] == ["数值大于"]
+    assert sorted(_answer_on(rows, q, "L3").answers) == ["甲A1", "甲A2"]

@@ -332,15 +332,26 @@ def _judged_on_members(
     index: KGIndex, rows: list[tuple[Chain, ChainScore, list[Check]]]
 ) -> list[tuple[Chain, ChainScore, list[Check]]]:
     """`X中损失的日本海军舰艇`: a named side or place that some members reach from themselves tells the members
-    apart; a member that reaches it only through the node they share (X's own `参战方`) fails it."""
+    apart; a member that reaches it only through the node they share (X's own `参战方`) fails it. Likewise a threshold
+    some members meet or miss by values of their own: a member judged only by a value of the node they share (the
+    family's total `产量`) is undecided, so a set leaves it out."""
 
     def own(chain: Chain, c: Check) -> bool:
         return c.ok is True and bool(c.anchor) and c.anchor in index.alias_group(chain.end)
 
+    def own_value(chain: Chain, c: Check) -> bool:
+        # a threshold read on the member's own value (`M4A2 产量 11283辆`), not on a node it shares with the others
+        # (the family's total `产量 49234辆`): what is said of the whole is not said of each member
+        member = chain.nodes[-2] if len(chain.nodes) > 1 and index.is_literal(chain.end) else chain.end
+        return bool(c.triples) and normalize_text(c.triples[-1][0]) in index.alias_group(member)
+
     distinguishing = {
         (c.key, c.value) for chain, _, checks in rows for c in checks if c.kind == "entity" and own(chain, c)
     }
-    if not distinguishing:
+    valued = {
+        (c.key, c.value) for chain, _, checks in rows for c in checks if c.kind == "numeric" and own_value(chain, c)
+    }
+    if not distinguishing and not valued:
         return rows
     return [
         (
@@ -349,6 +360,8 @@ def _judged_on_members(
             [
                 replace(c, ok=False, triples=(), note="reached only through a node the members share")
                 if c.kind == "entity" and c.ok is True and (c.key, c.value) in distinguishing and not own(chain, c)
+                else replace(c, ok=None, triples=(), derived=(), note="only a value the members share")
+                if c.kind == "numeric" and c.ok is not None and (c.key, c.value) in valued and not own_value(chain, c)
                 else c
                 for c in checks
             ],
