@@ -2379,6 +2379,19 @@ def test_a_partial_link_whose_name_goes_on_with_another_things_name_is_no_link()
     question = "杜奥蒙堡是哪一天被法军收复的？"
     assert "法军收复沃堡" not in _analysis_on(rows, question).mention_set
     assert _answer_on(rows, question).answers == ("1916年10月24日",)
+    # … or with the start of another thing's name, where the question goes on with a name of its own (`日军攻占` of
+    # `日军攻占丙城`, a node `丙城之战`, the question naming 甲城)
+    rows = [
+        ("丙城之战", "作战行动", "作战结果", "日军攻占丙城", "事件"),
+        ("甲乙会战", "作战行动", "包含战役", "丙城之战", "作战行动"),
+        ("甲城", "地点", "包括", "甲东镇", "地点"),
+        ("甲城", "地点", "包括", "甲西镇", "地点"),
+        ("甲东镇", "地点", "失守时间", "1938年10月25日", "时间"),
+        ("甲西镇", "地点", "失守时间", "1938年10月27日", "时间"),
+    ]
+    question = "日军攻占甲城时，最后一个失守的是哪一镇？"
+    assert "日军攻占丙城" not in _analysis_on(rows, question).mention_set
+    assert _answer_on(rows, question, "L3").answers == ("甲西镇",)
 
 
 def test_a_relation_names_own_two_characters_beside_a_synonym_tell_it_from_its_siblings() -> None:

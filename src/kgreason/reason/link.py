@@ -512,11 +512,11 @@ def _not_inside_a_spelled_name(table: NameTable, cands: list[Mention], nq: str) 
         and not (m.how in ("exact", "core") and any(_writes_on(m, p) for p in starts))
         and not _one_char_into_an_event(table, m, exact, nq)
         and not _little_of_it_round_a_name(table, m, exact, nq)
-        and not _goes_on_with_another_name(table, m, nq)
+        and not _goes_on_with_another_name(table, m, exact, nq)
     ]
 
 
-def _goes_on_with_another_name(table: NameTable, partial: Mention, nq: str) -> bool:
+def _goes_on_with_another_name(table: NameTable, partial: Mention, exact: list[Mention], nq: str) -> bool:
     """A partial link spelling the start of a name whose rest is the name of another node the question does not
     spell (`法军收复` of `法军收复沃堡` when the question asks of 杜奥蒙堡): the name is about that other thing — not
     a kind the KG uses (`弗吉尼亚级` of `弗吉尼亚级攻击型核潜艇`)."""
@@ -526,7 +526,13 @@ def _goes_on_with_another_name(table: NameTable, partial: Mention, nq: str) -> b
     if not name.startswith(spelled):
         return False
     rest = name[len(spelled) :]
-    return len(rest) >= 2 and rest in table.exact and rest not in nq and not table.is_kind(rest)
+    if len(rest) < 2 or rest in nq or table.is_kind(rest):
+        return False
+    # (or the start of one, where the question goes on with another name: `日军攻占九江` with a node `九江之战`, the
+    # question asking `日军攻占武汉三镇`)
+    return rest in table.exact or (
+        any(e.start == partial.end for e in exact) and any(n.startswith(rest) for n in table.exact)
+    )
 
 
 def _little_of_it_round_a_name(table: NameTable, partial: Mention, exact: list[Mention], nq: str) -> bool:
