@@ -269,6 +269,14 @@ def test_never_compare_across_dimensions() -> None:
     assert compare_quantities("数值大于", a, b) is None
 
 
+def test_a_count_with_the_counter_of_anything_compares_with_any_count() -> None:
+    anything, units, ships, length = (parse_quantity(t, lenient=True) for t in ("100个", "112单元", "3艘", "5公里"))
+    assert anything is not None and units is not None and ships is not None and length is not None
+    assert compare_quantities("数值大于", units, anything) is True
+    assert compare_quantities("数值小于", anything, ships) is False
+    assert compare_quantities("数值大于", length, anything) is None  # a measure is no count
+
+
 def test_find_quantities_in_question() -> None:
     text = "射程超过1000公里、满载排水量3.5万吨以上、航速30节的驱逐舰"
     assert [m.text for m in find_quantities(text)] == ["1000公里", "3.5万吨", "30节"]

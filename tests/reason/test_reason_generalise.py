@@ -3519,3 +3519,16 @@ def test_a_threshold_on_members_reads_each_members_own_value() -> None:
     q = "甲坦克家族里，产量突破一万辆的变型有哪几个？"
     assert [t.relation for t in _analysis_on(rows, q).numerics] == ["数值大于"]
     assert sorted(_answer_on(rows, q, "L3").answers) == ["甲A1", "甲A2"]
+
+
+def test_a_threshold_counted_with_the_counter_of_anything_reads_any_count() -> None:
+    # `超过100个`: 个 counts anything, so it compares with a count the KG writes in a unit of its own (`112单元`)
+    rows = [
+        ("甲导弹", "武器装备", "发射平台", "乙型驱逐舰", "武器装备"),
+        ("甲导弹", "武器装备", "发射平台", "丙型驱逐舰", "武器装备"),
+        ("乙型驱逐舰", "武器装备", "垂直发射单元数", "64单元", "数值"),
+        ("丙型驱逐舰", "武器装备", "垂直发射单元数", "112单元", "数值"),
+    ]
+    got = _answer_on(rows, "能发射甲导弹、而且垂直发射单元超过100个的是哪型驱逐舰？", "L3")
+    assert got.answers == ("丙型驱逐舰",)
+    assert ("112单元", "数值大于", "100个") in [tuple(t) for t in got.main_path]

@@ -139,6 +139,10 @@ def _is_unit_symbol(text: str) -> bool:
 
 
 _MULTIPLIERS = {"万": 1e4, "亿": 1e8, "千": 1e3, "百": 1e2, "十": 10.0}
+# the dimensions of counts: by a counter (`count:艘`) or by a unit the KG uses on its own (`unit:单元`)
+COUNT_DIMENSIONS = ("count:", "unit:")
+ANY_COUNTER = "个"  # the counter that counts anything (`几个中队`, `超过100个`)
+ANY_COUNT_DIMENSION = f"count:{ANY_COUNTER}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +157,10 @@ class Quantity:
     text: str
 
     def in_unit_of(self, other: Quantity) -> Quantity:
-        """A bare number read in `other`'s unit (`射程超过1000` against `1500公里`); otherwise self."""
+        """A bare number read in `other`'s unit (`射程超过1000` against `1500公里`) — and a count with the counter
+        that counts anything read in the counter of another count (`超过100个` against `112单元`); otherwise self."""
+        if self.dimension == ANY_COUNT_DIMENSION and other.dimension.startswith(COUNT_DIMENSIONS):
+            return Quantity(self.lo, self.hi, other.dimension, other.unit, other.factor, self.text)
         if self.dimension or not other.dimension:
             return self
         return Quantity(
@@ -312,12 +319,15 @@ def find_quantities(text: str) -> list[QuantityMention]:
     return out
 
 
+COUNT_DIMENSION = "count:"  # the dimension of a count starts so, its counter after it (`count:艘`)
+
+
 def is_measure(q: Quantity | None) -> bool:
     """A physical measure (length, mass, speed, ...) rather than a count: True for None too (not a count either).
     Counters (`20人`, `54辆`), bare numbers and units the KG uses on its own (`112单元`) are counts."""
     if q is None:
         return True
-    return bool(q.dimension) and not q.dimension.startswith(("count:", "unit:"))
+    return bool(q.dimension) and not q.dimension.startswith((COUNT_DIMENSION, "unit:"))
 
 
 # Date and time-of-day words after a number: `2005年` is a year and `3天` a duration, not a count of things.

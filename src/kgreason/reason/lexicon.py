@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from kgreason.kg.quantities import ANY_COUNTER
+
 # Words of giving a name (`在正式定名之前`: before it was named, so its former name is asked).
 NAMING_EVENT_WORDS: tuple[str, ...] = ("定名", "命名", "更名", "改名", "改称", "易名")
 
@@ -401,7 +403,7 @@ COUNT_NUMERALS = "两二三四五六七八九十几"
 ORDINAL_WORD = rf"第[一{COUNT_NUMERALS}百零〇\d]+[{MEASURE_WORDS}]"
 PERSON_COUNTERS = "人名位"  # the counters of people (`多少人`, `几名`, `几位`): they count no ships or events
 PERSON_NOUN = "人"  # … and the noun after a counter of anything that makes it count people (`几个人`)
-GENERIC_MEASURE_WORDS = "个"  # counts anything (`几个中队`, `几个国家`), unlike `艘`, `架`, `届`
+GENERIC_MEASURE_WORDS = ANY_COUNTER  # counts anything (`几个中队`, `几个国家`), unlike `艘`, `架`, `届`
 EVENT_MEASURE_WORDS = "次场起届"  # the measure words that count events (`哪一次`, `哪一场`)
 # the measure words that ask for a kind (`哪一型`, `哪一级`), not one thing (`哪一艘`)
 KIND_MEASURE_WORDS = "种型款类级"
