@@ -20,6 +20,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.described import find_described
 from kgreason.reason.generate import modifier_heads, run_checks
 from kgreason.reason.reasoner import Reasoner, verify_path
+from kgreason.reason.remarks import without_remarks
 from kgreason.reason.select import find_selection
 
 ROWS: list[tuple[str, str, str, str, str]] = [
@@ -3532,3 +3533,19 @@ def test_a_threshold_counted_with_the_counter_of_anything_reads_any_count() -> N
     got = _answer_on(rows, "能发射甲导弹、而且垂直发射单元超过100个的是哪型驱逐舰？", "L3")
     assert got.answers == ("丙型驱逐舰",)
     assert ("112单元", "数值大于", "100个") in [tuple(t) for t in got.main_path]
+
+
+def test_a_bracketed_remark_that_leaves_something_out_is_read_past() -> None:
+    # `（支队不算）`: an aside on what does not count, not the kind asked; a bracket inside a name stays
+    rows = [
+        ("甲军", "部队", "进攻方向", "乙江两岸", "地点"),
+        ("甲军", "部队", "下辖", "第6师团", "部队"),
+        ("甲军", "部队", "下辖", "第9师团", "部队"),
+        ("甲军", "部队", "下辖", "丙支队", "部队"),
+        ("丁造船（集团）公司", "组织机构", "所在地", "戊市", "地点"),
+    ]
+    question = "沿乙江两岸进攻的甲军，下辖的师团有几个（支队不算）？"
+    assert without_remarks(question, ["甲军"]) == "沿乙江两岸进攻的甲军，下辖的师团有几个？"
+    assert _analysis_on(rows, question).type_word == "师团"
+    assert _answer_on(rows, question, "L3").answers == ("2",)
+    assert _answer_on(rows, "丁造船（集团）公司在哪座城市？", "L1").answers == ("戊市",)

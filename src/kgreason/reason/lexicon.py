@@ -575,6 +575,9 @@ EXCLUDE_FRAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("不算", ("本身", "在内")),
     ("不包括", ("本身", "在内")),
 )
+# Words of a bracketed remark that leaves something out (`有几个（支队不算）`): an aside the question reads on without
+# (reason/remarks.py); remarks that take something in (`（含外贸型）`) or restate (`（10月23日至11月11日）`) stay
+EXCLUDING_REMARK_WORDS: tuple[str, ...] = ("不算", "不包括", "不含", "不计", "除外", "而不是", "而非")
 # Words saying a question asks for several things, each on its own (`X的A和B分别是什么`, reason/respectively.py),
 # and the words that join listed things (`A、B和C`; also which-of lists, `A和B哪个更早`).
 RESPECTIVELY_WORDS: tuple[str, ...] = ("分别", "各自", "各是", "各为")

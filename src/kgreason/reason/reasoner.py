@@ -45,6 +45,7 @@ from kgreason.reason.negation import (
 )
 from kgreason.reason.present import INTERNAL, member_types, written_answer, written_constraints, written_path
 from kgreason.reason.reading import QuestionReading, read_question
+from kgreason.reason.remarks import without_remarks
 from kgreason.reason.respectively import respective_parts, respectively_candidates, union_parts
 from kgreason.reason.scoring import SUPPORTED_HOP, relation_match
 from kgreason.reason.select import Selection, find_selection, select_candidates
@@ -332,15 +333,16 @@ class Reasoner:
     # ------------------------------------------------------------------------------------------------------
     def analyse(self, q: Question) -> tuple[KGIndex, Analysis]:
         index = self.index(q.doc_id)
-        mapped = map_text(q.question)
+        text = without_remarks(q.question, index.nodes.keys())  # `有几个（支队不算）`: an aside, not the question
+        mapped = map_text(text)
         mentions = link_mentions(self.names(q.doc_id), mapped, fuzzy=self.config.fuzzy_linking)
-        analysis = analyze(q.question, mapped, mentions, index)
+        analysis = analyze(text, mapped, mentions, index)
         if not analysis.mentions and mentions and self.config.fuzzy_linking:
             # the analysis set aside every weak link (one spanning the asked noun: `采购海马斯的欧洲国家` is no spelling
             # of the value `首个采购海马斯的欧洲国家`), and with them the names they had displaced: link by name only
             strict = link_mentions(self.names(q.doc_id), mapped, fuzzy=False)
             if strict:
-                analysis = analyze(q.question, mapped, strict, index)
+                analysis = analyze(text, mapped, strict, index)
         return index, analysis
 
     def candidates(
