@@ -20,6 +20,7 @@ from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.described import find_described
 from kgreason.reason.generate import modifier_heads, run_checks
 from kgreason.reason.reasoner import Reasoner, verify_path
+from kgreason.reason.negation import find_filtered_group
 from kgreason.reason.remarks import without_remarks
 from kgreason.reason.select import find_selection
 
@@ -3549,3 +3550,24 @@ def test_a_bracketed_remark_that_leaves_something_out_is_read_past() -> None:
     assert _analysis_on(rows, question).type_word == "师团"
     assert _answer_on(rows, question, "L3").answers == ("2",)
     assert _answer_on(rows, "丁造船（集团）公司在哪座城市？", "L1").answers == ("戊市",)
+
+
+def test_a_filtered_group_clause_may_hold_an_among_word_of_its_own() -> None:
+    # `X总攻中，参加进攻的部队里哪些属于Y`: the group ends at the last among-word before the filter
+    rows = [
+        ("甲总攻", "事件", "发起时间", "1927年8月30日", "时间"),
+        ("甲总攻", "事件", "参战部队", "第七军", "部队"),
+        ("甲总攻", "事件", "参战部队", "第十九军", "部队"),
+        ("甲总攻", "事件", "参战部队", "第一军", "部队"),
+        ("第七军", "部队", "隶属于", "第三路军", "部队"),
+        ("第十九军", "部队", "隶属于", "第三路军", "部队"),
+        ("第一军", "部队", "隶属于", "第一路军", "部队"),
+        ("甲总攻", "事件", "所属战役", "乙战役", "事件"),
+        ("第三路军", "部队", "隶属于", "丙革命军", "部队"),
+        ("第一路军", "部队", "隶属于", "丙革命军", "部队"),
+        ("第三路军", "部队", "总指挥", "丁某", "人物"),
+    ]
+    question = "8月30日发起的甲总攻中，参加进攻的部队里哪些属于第三路军？"
+    group = find_filtered_group(_analysis_on(rows, question))
+    assert group is not None and group.group_text == "8月30日发起的甲总攻中，参加进攻的部队"
+    assert sorted(_answer_on(rows, question, "L3").answers) == ["第七军", "第十九军"]

@@ -49,6 +49,7 @@ _AMONG = "|".join(sorted(AMONG_WORDS, key=len, reverse=True))
 # the group clause ends on an among-word followed by a comma, or by the question word itself (`…战斗机里哪一型…`)
 _ASKING = "|".join(INTERROGATIVES)
 _SPLIT = re.compile(rf"^(?P<group>.{{2,}}?)(?:{_AMONG})(?:[，,]\s*|(?={_ASKING}))(?P<rest>.+)$")
+_SPLIT_LAST = re.compile(rf"^(?P<group>.{{2,}})(?:{_AMONG})(?:[，,]\s*|(?={_ASKING}))(?P<rest>.+)$")
 _MARKER = re.compile("|".join(sorted(GROUP_NEGATIONS, key=len, reverse=True)))
 _ASKING_WORD = re.compile(_ASKING)
 MAX_HOPS = 2  # a named node this close to a member is what the member has (`编入` is one triple, `由…发射` two)
@@ -124,12 +125,19 @@ _FILTER_AFTER_WHICH = re.compile(
 
 def find_filtered_group(analysis: Analysis) -> NegatedGroup | None:
     """`X中，<filter>的有哪些` (or `X中，哪几艘是<filter>的`): the group clause and the filter, when the filter links
-    a name; None otherwise (a negated filter is `find_negated_group`'s)."""
+    a name; None otherwise (a negated filter is `find_negated_group`'s). The group clause may itself hold an
+    among-word (`X总攻中，参加进攻的部队里哪些属于Y`): the last one before the filter ends it."""
     if analysis.form != "set":
         return None
-    m = _SPLIT.match(analysis.question)
-    if m is None:
-        return None
+    for split in (_SPLIT, _SPLIT_LAST):
+        m = split.match(analysis.question)
+        if m is not None and (found := _filtered_group(analysis, m)) is not None:
+            return found
+    return None
+
+
+def _filtered_group(analysis: Analysis, m: re.Match[str]) -> NegatedGroup | None:
+    """`find_filtered_group` for the group clause `m` ends."""
     rest, rest_at = m.group("rest"), m.start("rest")
     if _MARKER.search(rest) is not None:
         return None
