@@ -19,8 +19,8 @@ from kgreason.reason.analysis import Analysis
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.described import find_described
 from kgreason.reason.generate import modifier_heads, run_checks
-from kgreason.reason.reasoner import Reasoner, verify_path
 from kgreason.reason.negation import find_filtered_group
+from kgreason.reason.reasoner import Reasoner, verify_path
 from kgreason.reason.remarks import without_remarks
 from kgreason.reason.select import find_selection
 
