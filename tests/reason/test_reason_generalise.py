@@ -3571,3 +3571,20 @@ def test_a_filtered_group_clause_may_hold_an_among_word_of_its_own() -> None:
     group = find_filtered_group(_analysis_on(rows, question))
     assert group is not None and group.group_text == "8月30日发起的甲总攻中，参加进攻的部队"
     assert sorted(_answer_on(rows, question, "L3").answers) == ["第七军", "第十九军"]
+
+
+def test_than_an_amount_is_a_threshold() -> None:
+    # `哪些打得比25公里还远`: the values beyond the amount; `比055型还多` compares with a name, not with 55
+    rows = [
+        ("甲炮", "武器装备", "可用弹药", "乙榴弹", "弹药"),
+        ("甲炮", "武器装备", "可用弹药", "丙底凹弹", "弹药"),
+        ("甲炮", "武器装备", "可用弹药", "丁底排弹", "弹药"),
+        ("乙榴弹", "弹药", "最大射程", "24公里", "数值"),
+        ("丙底凹弹", "弹药", "最大射程", "30公里", "数值"),
+        ("丁底排弹", "弹药", "最大射程", "39公里", "数值"),
+    ]
+    question = "甲炮能用的几类弹药里，哪些打得比25公里还远？"
+    assert [(t.relation, t.operand) for t in _analysis_on(rows, question).numerics] == [("数值大于", "25公里")]
+    assert sorted(_answer_on(rows, question, "L3").answers) == ["丁底排弹", "丙底凹弹"]
+    assert _analysis_on(rows, "哪些弹药的射程比乙榴弹还近？").numerics == ()
+    assert _analysis_on(rows, "哪一型的垂直发射单元比055型还多？").numerics == ()

@@ -42,6 +42,7 @@ from kgreason.reason.lexicon import (
     COUNT_NUMERALS,
     COUNT_PATTERNS,
     COUNTRY_TYPE_WORDS,
+    DEGREE_ADVERBS_AFTER_THAN,
     DEGREE_MARKERS,
     DURATION_UNIT,
     EVENT_MEASURE_WORDS,
@@ -1095,6 +1096,7 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
     out: list[NumericThreshold] = []
     rel_names = sorted({normalize_text(r) for r in index.relations if r}, key=len, reverse=True)
     names = [(m.start, m.end) for m in mentions if m.how in ("exact", "core")]
+    spelled = {nq[m.start : m.end] for m in mentions}
     found = [(q.norm_index(qm.start), q.norm_index(qm.end), qm.text, qm.value) for qm in find_quantities(q.original)]
     # a bare number right after a comparison word is one too (`舷号超过105的`), though it names no unit
     for bm in _COMPARED_NUMBER.finditer(nq):
@@ -1117,10 +1119,17 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
                 comparator = w
                 break
         suffix = _match_word(nq[ne:], ("以上", "以下", "以内"))
-        if not comparator and not suffix:
+        than = _than_amount(nq, ns - len(particle), ne) if not comparator and not suffix else None
+        if than is not None and (nq[ns:ne] in spelled or _DESIGNATION.match(nq, ns)):
+            than = None  # `比055型还多`: a name compared with (`A比B多`), not an amount
+        if not comparator and not suffix and than is None:
             continue
-        relation = NUMERIC_COMPARATORS[suffix] if suffix and comparator in ("", "达", "达到", "为") else ""
-        relation = relation or NUMERIC_COMPARATORS[comparator]
+        if than is not None:  # `打得比25公里还远`: the amount the value exceeds (or falls short of)
+            comparator, relation, suffix_len = than
+        else:
+            relation = NUMERIC_COMPARATORS[suffix] if suffix and comparator in ("", "达", "达到", "为") else ""
+            relation = relation or NUMERIC_COMPARATORS[comparator]
+            suffix_len = len(suffix)
         cstart = ns - len(particle) - len(comparator) if comparator else ns
         head = nq[:cstart]
         # (and the yes/no words between the attribute and the comparison: `阵亡人数有没有超过2万人`)
@@ -1132,6 +1141,8 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
             attribute = m.group(1) if m else ""
             for stop in ("的", "且", "并", "和", "是"):
                 attribute = attribute.split(stop)[-1]
+            # nor the question word before it (`哪些打得比25公里还远`: `打得`)
+            attribute = _WHICH_PHRASE.split(attribute)[-1]
         # (nor the side's marker after a side's name: `同盟国一方损失超过50万人` — the attribute is `损失`)
         side = next((w for w in CAMP_SUFFIXES if attribute.startswith(w) and len(attribute) > len(w)), "")
         attribute = attribute[len(side) :]
@@ -1141,7 +1152,7 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
         if breaks := [k for k in range(start + 1, len(stem)) if any(c in CLAUSE_STOPS for c in q.gap(k, k))]:
             start = breaks[-1]
             attribute = stem[start:]
-        end = ne + len(suffix)
+        end = ne + suffix_len
         after = _words_after_number(nq, end)
         numeric = index.quantity_relations
         if after and _relation_overlap(after, numeric) > max(1, _relation_overlap(attribute, numeric)):
@@ -1149,6 +1160,25 @@ def _numerics(q: MappedText, index: KGIndex, mentions: Sequence[Mention] = ()) -
             attribute, start, end = after, cstart, end + len(after)
         out.append(NumericThreshold(q.verbatim(start, end), attribute, relation, text, value, start, end))
     return out
+
+
+_DESIGNATION = re.compile(r"0\d")  # a number with a leading zero is a designation (`055型`), never an amount
+_WHICH_PHRASE = re.compile(rf"哪[些{MEASURE_WORDS}]?|什么|谁")  # a question word with its measure word
+_THAN_TAIL = re.compile(rf"(?:{'|'.join(DEGREE_ADVERBS_AFTER_THAN)})?([\u4e00-\u9fff])")
+
+
+def _than_amount(nq: str, start: int, end: int) -> tuple[str, str, int] | None:
+    """`比25公里还远` round the amount `nq[start:end]`: (the than-word, the derived relation, the length of the words
+    after the amount), or None. A comparative of size (`远`, `多`) makes the value exceed the amount; one of
+    smallness (`近`, `少`), fall short of it."""
+    than = next((w for w in THAN_WORDS if nq.endswith(w, 0, start)), "")
+    m = _THAN_TAIL.match(nq, end) if than else None
+    if m is None:
+        return None
+    aspect, direction = COMPARATIVE_WORDS.get(m.group(1), ("", ""))
+    if aspect != "quantity":
+        return None
+    return than, "数值大于" if direction == "max" else "数值小于", m.end() - end
 
 
 _AFTER_NUMBER = re.compile(r"(?!的)[\u4e00-\u9fff]{1,6}?(?=的|吗|呢|$)")

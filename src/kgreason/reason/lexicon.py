@@ -265,6 +265,8 @@ PHRASE_END_CHARACTERS = "的一些得点了" + QUESTION_PARTICLES
 NOUN_ASKING_WORD = "什么"  # the question word a noun follows (`什么别称`); after `哪一艘` a predicate follows
 # Words between two compared names of a yes/no comparison (`A的射程比B远吗`, `A是否较B更早服役`).
 THAN_WORDS: tuple[str, ...] = ("比", "较")
+# Adverbs between what is compared with and the comparative (`比25公里还远`, `比B更早`), longest first
+DEGREE_ADVERBS_AFTER_THAN: tuple[str, ...] = ("还要", "更加", "还", "更", "要")
 # `和B比起来，A的…是不是更少` / `与B相比，A…`: the name compared with opens the question, between these words
 COMPARED_WITH_OPENERS: tuple[str, ...] = ("和", "与", "跟", "同")
 COMPARED_WITH_CLOSERS: tuple[str, ...] = ("比起来", "相比较", "相比", "比较")
