@@ -3588,3 +3588,16 @@ def test_than_an_amount_is_a_threshold() -> None:
     assert sorted(_answer_on(rows, question, "L3").answers) == ["丁底排弹", "丙底凹弹"]
     assert _analysis_on(rows, "哪些弹药的射程比乙榴弹还近？").numerics == ()
     assert _analysis_on(rows, "哪一型的垂直发射单元比055型还多？").numerics == ()
+
+
+def test_one_fact_of_two_names_prefers_the_answer_both_reach() -> None:
+    # `跟着甲路军行动的那位乙国顾问叫什么`: one triple from each name reaches 丙某; the others only one of them
+    rows = [
+        ("丁联军", "军事单位", "下辖", "甲路军", "军事单位"),
+        ("甲路军", "军事单位", "组成部队", "戊军", "军事单位"),
+        ("丙某", "人物", "随行部队", "甲路军", "军事单位"),
+        ("丙某", "人物", "身份", "乙国顾问", "身份"),
+        ("己某", "人物", "身份", "乙国顾问", "身份"),
+        ("己某", "人物", "任职", "庚学校", "组织机构"),
+    ]
+    assert _answer_on(rows, "跟着甲路军一起行动的那位乙国顾问叫什么名字？", "L1").answers == ("丙某",)

@@ -108,6 +108,7 @@ def _of_asked_kind(cands: list[Candidate], index: KGIndex, analysis: Analysis, c
     return not coarse or not _of_unasked_macro_kind(cands[0], index, _asked_macro_kinds(index, analysis))
 
 
+JOINED_MARGIN = 0.0  # how far below the best a candidate both names reach may be, and still go first
 KIND_MISMATCH = -1.0  # an answer-kind score this low: what the candidate answers cannot be what is asked
 
 
@@ -183,6 +184,25 @@ def _named_count_first(cands: list[Candidate], index: KGIndex, analysis: Analysi
         return (spelled or own) and index.quantity(c.answer_keys[0]) is not None
 
     return sorted(cands, key=lambda c: not stated(c))
+
+
+def _joined_first(cands: list[Candidate], index: KGIndex, analysis: Analysis) -> list[Candidate]:
+    """One fact asked of two names (`跟着右路军行动的那位苏联军事顾问叫什么`): among the best-scored candidates, one
+    that each name reaches in one triple goes first — the fact joins them (a single fact checks no other name)."""
+    mentioned = analysis.mention_set
+    if len(mentioned) < 2 or not cands:
+        return cands
+
+    def joined(c: Candidate) -> bool:
+        if len(c.answer_keys) != 1 or c.answer_keys[0] in mentioned:
+            return False
+        near = {e.dst for e in index.edges(c.answer_keys[0])}
+        return len(near & mentioned) >= 2
+
+    top = cands[0].score
+    best = [c for c in cands if c.score >= top - JOINED_MARGIN]
+    first = [c for c in best if joined(c)]
+    return first + [c for c in cands if c not in first] if first else cands
 
 
 def _on_subject_first(cands: list[Candidate], analysis: Analysis) -> list[Candidate]:
@@ -393,6 +413,7 @@ class Reasoner:
             # its code, a value one hop from it, and counts the fact as one), or one hop answers nothing at all
             one_fact = replace(analysis, times=(), numerics=(), order=None, roles={})
             one = self._chains_and_groups(q, index, one_fact, replace(cfg, max_hops=1, entity_checks=False))
+            one = (_joined_first(one[0], index, analysis), one[1])
             coarse = cfg.coarse_kinds
             if _of_asked_kind(one[0], index, analysis, coarse) or not cfg.single_fact_fallback:
                 return one
