@@ -3601,3 +3601,19 @@ def test_one_fact_of_two_names_prefers_the_answer_both_reach() -> None:
         ("己某", "人物", "任职", "庚学校", "组织机构"),
     ]
     assert _answer_on(rows, "跟着甲路军一起行动的那位乙国顾问叫什么名字？", "L1").answers == ("丙某",)
+
+
+def test_two_names_each_followed_by_the_same_word_are_compared() -> None:
+    # `甲城守军和乙岛守军相比，哪一处的兵力更多`: the pair compared by what the shared word says of each
+    rows = [
+        ("甲城", "地点", "守军兵力", "约一万余人", "数值"),
+        ("乙岛", "地点", "守军兵力", "约七千人", "数值"),
+        ("丙之战", "战役", "发生地点", "甲城", "地点"),
+        ("丁之战", "战役", "地点", "乙岛", "地点"),
+        ("丁之战", "战役", "所属战役", "丙之战", "战役"),
+    ]
+    question = "甲城守军和乙岛守军相比，哪一处的兵力更多？"
+    assert _analysis_on(rows, question).form == "choice"
+    assert _answer_on(rows, question, "L3").answers == ("甲城",)
+    # … but not a thing of each (`A的首舰和B的首舰`: the ships are compared, not A and B)
+    assert _analysis_on(rows, "甲城的守将和乙岛的守将，哪一位先阵亡？").form != "choice"

@@ -394,7 +394,7 @@ def _comparative(
     qm = re.search(r"哪一?(?:个|艘|架|款|型|种|方|位|支|次|国|家|份|项|名|辆|枚)?|谁", nq)
     if not qm:
         return None
-    groups = listed_names(nq, mentions, mapped) + _described_pair(nq, mentions)
+    groups = listed_names(nq, mentions, mapped) + _described_pair(nq, mentions) + _parallel_pair(nq, mentions)
     for group in groups:  # `A、B和C中…最早`: every name of the list is compared
         last = group[-1]
         if last.end <= qm.start() and _DESCRIBED_GROUP.match(nq[last.end : qm.start()]):
@@ -425,6 +425,28 @@ def _described_pair(nq: str, mentions: Sequence[Mention]) -> list[tuple[Mention,
             if a.key != b.key and between.startswith(COMPARED_WITH_OPENERS) and POSSESSIVE in between:
                 out.append((a, b))
                 break
+    return out
+
+
+PARALLEL_WORD_CHARS = 4  # the most characters a word said after each of two compared names may have
+
+
+def _parallel_pair(nq: str, mentions: Sequence[Mention]) -> list[tuple[Mention, ...]]:
+    """`A守军和B守军相比，哪一处的兵力更多`: two names each followed by the same word, joined by a coordinator — the
+    pair compared (the word says what of each is compared)."""
+    ordered = sorted(mentions, key=lambda m: m.start)
+    out: list[tuple[Mention, ...]] = []
+    for a, b in pairwise(ordered):
+        between = nq[a.end : b.start]
+        word = next((between[: -len(c)] for c in COORDINATORS if between.endswith(c)), "")
+        # (not `A的首舰和B的首舰`: a thing of each is compared, reached from the names)
+        if (
+            a.key != b.key
+            and 0 < len(word) <= PARALLEL_WORD_CHARS
+            and POSSESSIVE not in word
+            and nq.startswith(word, b.end)
+        ):
+            out.append((a, b))
     return out
 
 
