@@ -6,7 +6,7 @@ import pytest
 
 from kgreason.data.records import KGTriple
 from kgreason.kg.compare import check_derived_triple, compare_quantities, date_holds
-from kgreason.kg.dates import find_dates, find_period, parse_date
+from kgreason.kg.dates import find_dates, find_period, parse_date, shifted
 from kgreason.kg.numerals import cn_to_int
 from kgreason.kg.quantities import find_quantities, parse_quantity
 
@@ -350,3 +350,13 @@ def test_an_approximate_count_reads_as_its_number() -> None:
     q = parse_quantity("30多艘", lenient=True)
     assert q is not None and (q.lo, q.dimension) == (30.0, "count:艘")
     assert parse_quantity("多域作战") is None
+
+
+def test_a_date_shifted_by_days_or_years() -> None:
+    day, month, year = parse_date("1944年12月31日"), parse_date("2018年2月"), parse_date("2019年")
+    assert day is not None and month is not None and year is not None
+    assert shifted(day, "day", 1) == parse_date("1945年1月1日")
+    assert shifted(day, "day", -1) == parse_date("1944年12月30日")
+    after = shifted(month, "year", 1)
+    assert after is not None and after.same_days(year) and after.text == "2019年"
+    assert shifted(month, "day", 1) is None  # a month is no single day to count from

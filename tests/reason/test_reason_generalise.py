@@ -3617,3 +3617,31 @@ def test_two_names_each_followed_by_the_same_word_are_compared() -> None:
     assert _answer_on(rows, question, "L3").answers == ("甲城",)
     # … but not a thing of each (`A的首舰和B的首舰`: the ships are compared, not A and B)
     assert _analysis_on(rows, "甲城的守将和乙岛的守将，哪一位先阵亡？").form != "choice"
+
+
+def test_the_day_or_year_after_another_events_date_bounds_the_answer() -> None:
+    # `甲某逝世的第二天`: the day after 甲某's 逝世时间; `宣布列装后的第二年`: the year after the announcement
+    rows = [
+        ("甲某", "人物", "逝世时间", "1925年3月12日", "时间"),
+        ("乙之战", "战斗", "对手", "丙部", "部队"),
+        ("乙之战", "战斗", "发生时间", "1925年3月13日", "时间"),
+        ("乙之战", "战斗", "发生地点", "丁镇", "地点"),
+        ("戊之战", "战斗", "对手", "丙部", "部队"),
+        ("戊之战", "战斗", "发生时间", "1925年3月12日", "时间"),
+        ("戊之战", "战斗", "发生地点", "己镇", "地点"),
+    ]
+    question = "甲某逝世的第二天，东征军在什么地方同丙部激战？"
+    window = _analysis_on(rows, question).times[0]
+    assert (window.anchor_key, window.offset, window.offset_unit) == ("甲某", 1, "day")
+    assert _answer_on(rows, question, "L3").answers == ("丁镇",)
+    years = [
+        ("庚战机列装", "事件", "宣布时间", "2018年2月9日", "时间"),
+        ("庚战机列装", "事件", "列装装备", "庚战机", "武器装备"),
+        ("第1航空旅", "部队", "装备", "庚战机", "武器装备"),
+        ("第1航空旅", "部队", "换装时间", "2019年", "时间"),
+        ("第1航空旅", "部队", "驻地", "辛市", "地点"),
+        ("第9航空旅", "部队", "装备", "庚战机", "武器装备"),
+        ("第9航空旅", "部队", "换装时间", "2018年", "时间"),
+        ("第9航空旅", "部队", "驻地", "壬市", "地点"),
+    ]
+    assert _answer_on(years, "庚战机列装后的第二年完成换装的航空旅驻扎在哪里？", "L3").answers == ("辛市",)

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import calendar
+import datetime as _datetime
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -45,6 +46,30 @@ class DateValue:
     def same_days(self, other: DateValue) -> bool:
         """The same interval of days, however each is spelled (`1942 年 6 月 5 日` and `1942年6月5日`)."""
         return (self.lo, self.hi) == (other.lo, other.hi)
+
+
+ShiftUnit = Literal["day", "year"]
+
+
+def shifted(date: DateValue, unit: ShiftUnit, n: int) -> DateValue | None:
+    """The day (or year) `n` after `date` (before, for a negative `n`): `1925年3月13日` one day after `1925年3月12日`,
+    `2019年` one year after `2018年2月9日`; None when `date` is no single day (a day is asked) or the result is out
+    of range."""
+    y, m, d = date.lo
+    if unit == "year":
+        year = y + n
+        if not _valid(year) or (y < 0 < year) or (year < 0 < y):
+            return None
+        lo, hi = year_interval(year)
+        return DateValue(lo, hi, "year", f"{year}年")
+    if date.precision != "day" or date.lo != date.hi or y < 1:
+        return None
+    ordinal = _datetime.date(y, m, d).toordinal() + n
+    if ordinal < 1:
+        return None
+    day = _datetime.date.fromordinal(ordinal)
+    when = (day.year, day.month, day.day)
+    return DateValue(when, when, "day", f"{day.year}年{day.month}月{day.day}日")
 
 
 def days_in_month(year: int, month: int) -> int:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
-from kgreason.kg.dates import DateValue, find_dates, find_month_days, parse_date
+from kgreason.kg.dates import DateValue, ShiftUnit, find_dates, find_month_days, parse_date
 from kgreason.kg.index import KGIndex
 from kgreason.kg.quantities import Quantity, find_quantities, parse_count, parse_quantity
 from kgreason.reason.kinds import (
@@ -77,6 +77,7 @@ from kgreason.reason.lexicon import (
     PREDICATE_NEGATIONS,
     QUESTION_PARTICLES,
     QUESTION_WORDS,
+    RELATIVE_DAY_WORDS,
     REQUEST_FRAMES,
     SAME_DAY_RELATION,
     SAME_DAY_WORDS,
@@ -160,6 +161,9 @@ class TimeWindow:
     # the bound's own period holds too: an after-bound counted from its start (`进入21世纪以后`, `2010年以来`) or a
     # bound said inclusive (`1945年5月或之后`, `X及以前`)
     inclusive: bool = False
+    # the bound is the day (or year) `offset` after the anchor's date (`X逝世的第二天`: 1, "day"); 0 for none
+    offset: int = 0
+    offset_unit: ShiftUnit = "day"
 
 
 @dataclass(frozen=True, slots=True)
@@ -941,6 +945,15 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
                 TimeWindow(q.verbatim(m.start, end), SAME_DAY_RELATION, "", None, None, m.key, m.start, end, hint=hint)
             )
             continue
+        # `X逝世的第二天` / `X宣布列装后的第二年`: the day (or year) after the date of X's event is the bound
+        rm = _RELATIVE_DAY.match(after)
+        if rm and not re.search(r"\d", rm.group(1)) and any(index.date(e.dst) for e in index.value_edges(m.key)):
+            end = m.end + rm.end()
+            n, unit = RELATIVE_DAY_WORDS[rm.group(2)]
+            text = q.verbatim(m.start, end)
+            window = TimeWindow(text, "处于时期内", "", None, None, m.key, m.start, end, hint=rm.group(1))
+            out.append(replace(window, offset=n, offset_unit=unit))
+            continue
         # `X开幕之前` / `X具备初始作战能力之后`: another node's date is the bound
         am = re.match(r"([^，。,；;？?、]{0,12}?)(之后|以后|之前|以前)", after) or (
             re.match(r"()(后|前)", after) if not after.startswith(NOT_BOUND_WORDS) else None
@@ -1008,6 +1021,7 @@ _FROM_TO = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:到|至)")  # `围城开始到`:
 _SPAN_TAIL = re.compile(r"[\u4e00-\u9fff]{0,6}?(?=[，,。；;？?])")  # the words closing a span's clause (`彻底解围`)
 _SPAN_END = re.compile(r"(?:至|到|-|—)(?:\d{1,2}月(?:\d{1,2}[日号])?|\d{1,2}[日号])")
 _SAME_DAY = re.compile(rf"([^，。,；;？?、]{{0,12}}?)的?(?:{'|'.join(SAME_DAY_WORDS)})")
+_RELATIVE_DAY = re.compile(rf"([^，。,；;？?、]{{0,12}}?)(?:之?后)?的?({'|'.join(RELATIVE_DAY_WORDS)})")
 _WHEN = re.compile(r"([\u4e00-\u9fff]{0,6}?)(" + "|".join(WHEN_WORDS) + ")")  # `X发生时` / `X原型机首飞的时候`
 # after `早于X`: X's event (`的首飞`, `首飞`, `的首飞时间`), up to the question's end or a final particle
 _PREPOSED_EVENT = re.compile(rf"的?([\u4e00-\u9fff]{{0,6}}?)(?=[{QUESTION_PARTICLES}]?$)")

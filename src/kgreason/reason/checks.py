@@ -13,7 +13,7 @@ from typing import Literal
 
 from kgreason.data.records import PathTriple
 from kgreason.kg.compare import compare_quantities, date_holds
-from kgreason.kg.dates import DateValue, Period, parse_date
+from kgreason.kg.dates import DateValue, Period, parse_date, shifted
 from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain, connect
 from kgreason.kg.quantities import Quantity, parse_quantity
@@ -171,6 +171,11 @@ def _bound(
             d = parse_date(index.name(w.period_key))  # a period node named like a date (`20世纪90年代`)
             return d, index.name(w.period_key), None
         return p, index.name(w.period_key), None
+    if anchor is not None and w.offset:
+        # the day (or year) after the anchor's date (`X逝世的第二天`): a bound the question implies, written out
+        anchored = index.date(anchor.dst)
+        bound = shifted(anchored, w.offset_unit, w.offset) if anchored is not None else None
+        return bound, bound.text if bound is not None else "", anchor.triple.spo
     if anchor is not None:
         return index.date(anchor.dst), index.name(anchor.dst), anchor.triple.spo
     if w.operand:

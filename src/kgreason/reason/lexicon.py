@@ -7,6 +7,7 @@ develops, belongs to, is deployed where, entered service when), question words, 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from kgreason.kg.quantities import ANY_COUNTER
 
@@ -335,6 +336,18 @@ WHEN_WORDS: tuple[str, ...] = ("的时候", "时")
 # Words after an event that bound a time to its very day (`X解除的当天`, `与X同一天`): the relation they write.
 SAME_DAY_WORDS: tuple[str, ...] = ("同一天", "那一天", "这一天", "当天", "当日", "同日")
 SAME_DAY_RELATION = "同时"
+# The day or year after (or before) another node's dated event (`孙中山逝世的第二天`, `宣布列装后的第二年`): the
+# offset and its unit
+RELATIVE_DAY_WORDS: dict[str, tuple[int, Literal["day", "year"]]] = {
+    "第二天": (1, "day"),
+    "次日": (1, "day"),
+    "翌日": (1, "day"),
+    "前一天": (-1, "day"),
+    "第二年": (1, "year"),
+    "次年": (1, "year"),
+    "翌年": (1, "year"),
+    "前一年": (-1, "year"),
+}
 # Copulas between a question word and the noun it asks (`哪些是防空导弹`).
 COPULAS: tuple[str, ...] = ("是", "为")
 # Degree adverbs that open a comparison (`首飞时间最晚`, `射程更远`, `较早`).
