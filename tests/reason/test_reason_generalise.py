@@ -3645,3 +3645,23 @@ def test_the_day_or_year_after_another_events_date_bounds_the_answer() -> None:
         ("第9航空旅", "部队", "驻地", "壬市", "地点"),
     ]
     assert _answer_on(years, "庚战机列装后的第二年完成换装的航空旅驻扎在哪里？", "L3").answers == ("辛市",)
+
+
+def test_a_date_the_question_gives_filters_members_without_a_date_in_it() -> None:
+    # `20世纪80年代开始交付的型号`: `开始` is the verb dated (within the decade, no after-bound); a member with no
+    # date under the window's words is not shown to be in it when others are
+    rows = [
+        ("甲直升机", "武器装备", "包含型别", "甲A", "武器装备"),
+        ("甲直升机", "武器装备", "包含型别", "甲B", "武器装备"),
+        ("甲直升机", "武器装备", "包含型别", "甲C", "武器装备"),
+        ("甲直升机", "武器装备", "包含型别", "甲D", "武器装备"),
+        ("甲A", "武器装备", "开始交付时间", "1962年", "时间"),
+        ("甲B", "武器装备", "开始交付时间", "1982年", "时间"),
+        ("甲C", "武器装备", "开始交付时间", "2006年", "时间"),
+        ("甲D", "武器装备", "发动机型号", "乙发动机", "武器装备"),
+    ]
+    question = "20世纪80年代开始交付的甲直升机型号有哪些？"
+    window = _analysis_on(rows, question).times[0]
+    assert (window.relation, window.hint) == ("处于时期内", "开始交付")
+    assert _answer_on(rows, question, "L3").answers == ("甲B",)
+    assert _analysis_on(rows, "从1980年开始交付的甲直升机型号有哪些？").times[0].relation == "晚于"

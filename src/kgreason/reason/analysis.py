@@ -87,6 +87,7 @@ from kgreason.reason.lexicon import (
     SORT_NOUNS,
     SORT_OF_NOUN_PATTERN,
     SPAN_CLOSING_WORDS,
+    START_VERBS,
     SUBJECT_LINKS,
     THAN_WORDS,
     THING_MEASURE_WORDS,
@@ -897,6 +898,10 @@ def _time_windows(q: MappedText, mentions: list[Mention], index: KGIndex) -> lis
             continue
         word = _match_word(after, TIME_AFTER_WORDS)
         relation = "晚于"
+        if word in START_VERBS and not any(nq.endswith(w, 0, ns) for w in TIME_FROM_START_BEFORE):
+            # `20世纪80年代开始交付`: the verb of beginning what is dated, within the date — an after-bound only
+            # from a date (`从1990年开始`)
+            word = ""
         if not word:
             word = _match_word(after, TIME_BEFORE_WORDS)
             relation = "早于"

@@ -416,7 +416,18 @@ def _member_candidates(
     form = analysis.form
     # a threshold shown to hold for some members filters the set: a member with no value under its words is not
     # shown to pass it (`派兵不少于1万人` of the countries taking part, only some of which the KG gives a force)
-    shown = {c.value for r in rows for c in r[2] if c.kind == "numeric" and c.ok} if form in ("set", "count") else set()
+    # (and so does a date the question gives, `20世纪80年代开始交付的型号`, not a period it sets the scene with)
+    dated = {t.text for t in analysis.times if t.date is not None}
+    shown = (
+        {
+            c.value
+            for r in rows
+            for c in r[2]
+            if c.ok and (c.kind == "numeric" or (c.kind == "time" and c.value in dated))
+        }
+        if form in ("set", "count")
+        else set()
+    )
     passing = [r for r in rows if not any(c.ok is False or (c.ok is None and c.value in shown) for c in r[2])]
     if form == "set" and analysis.order is not None and len(passing or rows) > 1:
         # `…中沉没时间最晚的是哪几艘`: every member at the extreme (ties included) is the answer

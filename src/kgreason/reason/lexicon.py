@@ -319,6 +319,7 @@ FROM_WORDS: tuple[str, ...] = ("从", "自")  # before the first end of a span s
 # inside the bound holds too (said `处于时期内`)
 TIME_FROM_START_BEFORE: tuple[str, ...] = ("进入", "自从", *FROM_WORDS)
 TIME_FROM_START_AFTER: tuple[str, ...] = ("以来", "起", "开始")
+START_VERBS: tuple[str, ...] = ("开始",)  # … which is also the verb of beginning (`1980年开始交付`)
 # Words that begin with the one-character bounds `后`/`前` and are no bound after a name (`X后来改名`: later).
 NOT_BOUND_WORDS: tuple[str, ...] = ("后来", "后续", "后勤", "后继", "前往", "前身", "前线", "前任", "前沿")
 TIME_UNIT_CHARS = "年月日天周"  # after a number, a duration or a date (`超过10年`), not a bare number
