@@ -3665,3 +3665,13 @@ def test_a_date_the_question_gives_filters_members_without_a_date_in_it() -> Non
     assert (window.relation, window.hint) == ("处于时期内", "开始交付")
     assert _answer_on(rows, question, "L3").answers == ("甲B",)
     assert _analysis_on(rows, "从1980年开始交付的甲直升机型号有哪些？").times[0].relation == "晚于"
+
+
+def test_a_title_is_asked_as_a_title() -> None:
+    # `得到了朝廷什么封号` asks the relation named `受封称号` (封号 ~ 称号), not the gun's commander or its origin
+    rows = [
+        ("甲大炮", "武器装备", "受封称号", "乙大将军", "名称"),
+        ("甲大炮", "武器装备", "购自", "丙地", "地点"),
+        ("丁某", "人物", "指挥", "甲大炮", "武器装备"),
+    ]
+    assert _answer_on(rows, "甲大炮战后有一门得到了朝廷什么封号？", "L1").answers == ("乙大将军",)
