@@ -3670,8 +3670,8 @@ def test_a_date_the_question_gives_filters_members_without_a_date_in_it() -> Non
 def test_a_title_is_asked_as_a_title() -> None:
     # `得到了朝廷什么封号` asks the relation named `受封称号` (封号 ~ 称号), not the gun's commander or its origin
     rows = [
-        ("甲大炮", "武器装备", "受封称号", "乙大将军", "名称"),
-        ("甲大炮", "武器装备", "购自", "丙地", "地点"),
         ("丁某", "人物", "指挥", "甲大炮", "武器装备"),
+        ("甲大炮", "武器装备", "购自", "丙地", "地点"),
+        ("甲大炮", "武器装备", "受封称号", "乙大将军", "名称"),
     ]
     assert _answer_on(rows, "甲大炮战后有一门得到了朝廷什么封号？", "L1").answers == ("乙大将军",)
