@@ -3675,3 +3675,18 @@ def test_a_title_is_asked_as_a_title() -> None:
         ("甲大炮", "武器装备", "受封称号", "乙大将军", "名称"),
     ]
     assert _answer_on(rows, "甲大炮战后有一门得到了朝廷什么封号？", "L1").answers == ("乙大将军",)
+
+
+def test_a_superlative_compares_the_members_that_have_the_attribute_it_names() -> None:
+    # `哪一艘入役时间最晚`: a ship never commissioned (only its renaming is dated) is not compared by that date
+    rows = [
+        ("甲级巡洋舰", "舰级", "包含舰只", "乙号", "舰艇"),
+        ("甲级巡洋舰", "舰级", "包含舰只", "丙号", "舰艇"),
+        ("甲级巡洋舰", "舰级", "包含舰只", "丁号", "舰艇"),
+        ("甲级巡洋舰", "舰级", "舰载机", "戊直升机", "武器装备"),
+        ("乙号", "舰艇", "服役时间", "1982年12月30日", "时间"),
+        ("丙号", "舰艇", "服役时间", "1989年12月", "时间"),
+        ("丁号", "舰艇", "更名为", "己号", "舰艇"),
+        ("己号", "舰艇", "更名时间", "1993年", "时间"),
+    ]
+    assert _answer_on(rows, "甲级实际建成入役的几艘舰里，哪一艘入役时间最晚？", "L3").answers == ("丙号",)

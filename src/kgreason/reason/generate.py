@@ -550,6 +550,9 @@ def _own_value(index: KGIndex, chain: Chain, aspect: str) -> DateValue | Quantit
     return index.date(chain.end) if aspect == "time" else index.quantity(chain.end)
 
 
+ORDER_NAMED = 0.5  # how well the question must name a member's attribute for a superlative to compare it
+
+
 def _order_candidate(
     index: KGIndex,
     analysis: Analysis,
@@ -584,6 +587,11 @@ def _order_candidate(
         best = max(range(len(options)), key=lambda i: scores[i])
         named = min(1.0, max(0.0, scores[best] / 2.0))  # option_score is 2 per fully named relation
         valued.append((chain, sc, checks, options[best], named))
+    # a member with no value under the words naming the attribute (a renamed ship's 更名时间 for `入役时间最晚`)
+    # is not compared with those that have one
+    top_named = max((v[4] for v in valued), default=0.0)
+    if top_named >= ORDER_NAMED:
+        valued = [v for v in valued if v[4] >= ORDER_NAMED]
     if len(valued) < 2:
         return None
     want_min = order.direction == "min"
