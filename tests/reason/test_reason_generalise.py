@@ -3690,3 +3690,18 @@ def test_a_superlative_compares_the_members_that_have_the_attribute_it_names() -
         ("己号", "舰艇", "更名时间", "1993年", "时间"),
     ]
     assert _answer_on(rows, "甲级实际建成入役的几艘舰里，哪一艘入役时间最晚？", "L3").answers == ("丙号",)
+
+
+def test_a_place_is_named_without_the_region_its_name_begins_with() -> None:
+    # `攻下淡水城` names `惠阳淡水` (the region 惠阳 left out); the battle there is dated
+    rows = [
+        ("甲校军", "军事单位", "下辖", "教导第一团", "军事单位"),
+        ("甲校军", "军事单位", "主要武器", "乙步枪", "武器装备"),
+        ("乙步枪", "武器装备", "运抵时间", "1924年10月", "时间"),
+        ("淡水之战", "战斗", "发生地点", "惠阳淡水", "地点"),
+        ("淡水之战", "战斗", "参战部队", "甲校军", "军事单位"),
+        ("淡水之战", "战斗", "发生时间", "1925年2月15日", "时间"),
+    ]
+    question = "甲校军攻下淡水城是在哪一天？"
+    assert "惠阳淡水" in _analysis_on(rows, question).mention_set
+    assert _answer_on(rows, question, "L1").answers == ("1925年2月15日",)

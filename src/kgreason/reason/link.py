@@ -73,6 +73,9 @@ MIN_NAME_CHARS = 2  # a one-character name would match almost any question
 PARTIAL_MIN_CHARS = 3
 PERSON_SURNAME_MIN_CHARS = 2
 TAIL_MIN_START_CHARS = 2  # a name's end stands for it when the question spells its start (this long) elsewhere
+PLACE_REGION_CHARS = 2  # the region a place's name may begin with (`山东` of `山东滕县`)
+PLACE_END_MIN_CHARS = 2  # … and the least of the place's own name after it
+PLACE_END_SCORE = 0.75
 PARTIAL_MIN_SHARE = 0.6  # a part from inside a name must spell this share of it (a start may be shorter)
 FUZZY_MIN_COVERAGE = 0.75
 FUZZY_MIN_NAME_CHARS = 4
@@ -223,6 +226,12 @@ class NameTable:
                 if length < PARTIAL_MIN_SHARE * len(name):
                     tails[name[-length:]].append((key, name[:-length]))
         self.tails = {t: hs[0] for t, hs in tails.items() if len(hs) == 1}
+        # `滕县` for `山东滕县`, `淡水` for `惠阳淡水`: a place named without the region its name begins with
+        place_ends: dict[str, list[str]] = defaultdict(list)
+        for key, name in self.names.items():
+            if index.is_place(key) and len(name) - PLACE_REGION_CHARS >= PLACE_END_MIN_CHARS:
+                place_ends[name[PLACE_REGION_CHARS:]].append(key)
+        self.place_ends = {e: ks[0] for e, ks in place_ends.items() if len(ks) == 1 and e not in self.exact}
         self.tail_lengths = sorted({len(t) for t in self.tails})
         self.tail_rank = {t: r for r, t in enumerate(self.tails)}  # the order ends are tried in, fixed
         # A part from inside names is a name only when one node has it; `驱逐舰` in several ship names is a
@@ -347,6 +356,7 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         found.extend(_elided(table, q, found))
         # (a name linked some other way — spelled with a gap, `白沙号…首次试航` — is not linked again by its end)
         found.extend(m for m in _tails(table, q) if all(f.key != m.key for f in found))
+        found.extend(m for m in _place_ends(table, q) if all(f.key != m.key for f in found))
         found.extend(_side_starts(table, q))
         found.extend(_topic_start(table, q))
         found.extend(_battle_short_forms(table, q))
@@ -685,6 +695,17 @@ def _tails(table: NameTable, q: MappedText) -> list[Mention]:
             continue
         share = len(tail) / len(table.names[key])
         out.append(Mention(i, i + len(tail), q.verbatim(i, i + len(tail)), key, "partial", round(0.6 + 0.3 * share, 3)))
+    return out
+
+
+def _place_ends(table: NameTable, q: MappedText) -> list[Mention]:
+    """`在滕县殉国的那位师长`: a place the KG names with the region before it (`山东滕县`), spelled without it."""
+    nq = q.norm
+    out: list[Mention] = []
+    for end, key in table.place_ends.items():
+        i = nq.find(end)
+        if i >= 0 and not _splits_alnum(q, i, i + len(end)):
+            out.append(Mention(i, i + len(end), q.verbatim(i, i + len(end)), key, "partial", PLACE_END_SCORE))
     return out
 
 
