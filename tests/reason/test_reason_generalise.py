@@ -3705,3 +3705,14 @@ def test_a_place_is_named_without_the_region_its_name_begins_with() -> None:
     question = "甲校军攻下淡水城是在哪一天？"
     assert "惠阳淡水" in _analysis_on(rows, question).mention_set
     assert _answer_on(rows, question, "L1").answers == ("1925年2月15日",)
+
+
+def test_a_superior_is_what_a_unit_belongs_to() -> None:
+    # `上级部队司令官`: the commander of what the division 隶属于, not of the battle it was fought in
+    rows = [
+        ("甲阻击战", "战役", "日军对手", "第十三师团", "部队"),
+        ("甲阻击战", "战役", "中方指挥官", "乙某", "人物"),
+        ("第十三师团", "部队", "隶属于", "丙派遣军", "部队"),
+        ("丙派遣军", "部队", "司令官", "丁某", "人物"),
+    ]
+    assert _answer_on(rows, "第十三师团的上级部队司令官是谁？", "L2").answers == ("丁某",)
