@@ -3716,3 +3716,23 @@ def test_a_superior_is_what_a_unit_belongs_to() -> None:
         ("丙派遣军", "部队", "司令官", "丁某", "人物"),
     ]
     assert _answer_on(rows, "第十三师团的上级部队司令官是谁？", "L2").answers == ("丁某",)
+
+
+def test_codes_listed_after_a_name_are_its_variants_and_a_threshold_filters_them() -> None:
+    # `甲-72的A、B、B3这几种改进型里`: the codes complete the name (甲-72A …); each meets the threshold or not
+    rows = [
+        ("甲-72", "武器装备", "改进型", "甲-72A", "武器装备"),
+        ("甲-72", "武器装备", "改进型", "甲-72B", "武器装备"),
+        ("甲-72", "武器装备", "改进型", "甲-72B3", "武器装备"),
+        ("甲-72B3", "武器装备", "改进型", "甲-72B3M", "武器装备"),
+        ("甲-72A", "武器装备", "战斗全重", "41.5吨", "数值"),
+        ("甲-72B", "武器装备", "战斗全重", "44.5吨", "数值"),
+        ("甲-72B3", "武器装备", "战斗全重", "46吨", "数值"),
+        ("甲-72B3M", "武器装备", "战斗全重", "46.5吨", "数值"),
+    ]
+    question = "在甲-72的A、B、B3这几种改进型里，战斗全重超过44吨的有哪几种？"
+    assert [m.key for m in _analysis_on(rows, question).mentions][-3:] == ["甲72a", "甲72b", "甲72b3"]
+    assert sorted(_answer_on(rows, question, "L3").answers) == ["甲-72B", "甲-72B3"]
+    # names listed in full, filtered the same way
+    listed = "甲-72A、甲-72B和甲-72B3这几种改进型里，战斗全重超过44吨的有哪几种？"
+    assert sorted(_answer_on(rows, listed, "L3").answers) == ["甲-72B", "甲-72B3"]

@@ -361,6 +361,11 @@ def link_mentions(table: NameTable, q: MappedText, *, fuzzy: bool = True) -> lis
         found.extend(_topic_start(table, q))
         found.extend(_battle_short_forms(table, q))
         found.extend(_listed_with_head(table, q))
+        codes = _listed_codes(table, q, found)
+        if codes:
+            # the list is read code by code: no weak link runs across it (`T-72的A、B、B3` is no fuzzy `T-72B3`)
+            lo, hi = min(c.start for c in codes), max(c.end for c in codes)
+            found = [m for m in found if m.how in ("exact", "core") or m.end <= lo or m.start >= hi] + codes
         composed = _composed(table, q, name_hits)
         # a weak link never runs across a clause break the normalised text dropped (`到M2A4，布雷德利步兵战车的`)
         found = [m for m in found if m.how in ("exact", "core") or not _crosses_clause(m.text)]
@@ -695,6 +700,39 @@ def _tails(table: NameTable, q: MappedText) -> list[Mention]:
             continue
         share = len(tail) / len(table.names[key])
         out.append(Mention(i, i + len(tail), q.verbatim(i, i + len(tail)), key, "partial", round(0.6 + 0.3 * share, 3)))
+    return out
+
+
+# `T-72的A、B、B3`: short codes listed after a name (`的` between), each the name's end
+_LISTED_CODES = re.compile(r"的?((?:[A-Za-z0-9.]{1,5}(?:[、，,和及与]|以及))+[A-Za-z0-9.]{1,5})(?![A-Za-z0-9.])")
+_CODE_JOINERS = re.compile(r"[、，,和及与]|以及")
+LISTED_CODE_SCORE = 0.9
+
+
+def _listed_codes(table: NameTable, q: MappedText, found: list[Mention]) -> list[Mention]:
+    """`在T-72的A、B、B3这几种改进型里`: codes listed after a name (`T-72`) name the nodes that name and the code
+    spell (`T-72A`, `T-72B`, `T-72B3`) — when every one of them does."""
+    out: list[Mention] = []
+    for m in found:
+        if m.how not in ("exact", "core"):
+            continue
+        _, end = q.span(m.start, m.end)
+        listed = _LISTED_CODES.match(q.original, end)
+        if listed is None:
+            continue
+        base = table.names.get(m.key, m.key)
+        at = listed.start(1)
+        linked: list[Mention] = []
+        for code in _CODE_JOINERS.split(listed.group(1)):
+            cs = q.original.find(code, at)
+            at = cs + len(code)
+            hits = table.exact.get(normalize_text(base + code))
+            if not code or cs < 0 or not hits:
+                break
+            i, j = q.norm_index(cs), q.norm_index(cs + len(code))
+            linked.append(Mention(i, j, code, hits[0][0], "elided", LISTED_CODE_SCORE))
+        else:
+            out.extend(linked)
     return out
 
 
