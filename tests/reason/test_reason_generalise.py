@@ -3705,6 +3705,15 @@ def test_a_place_is_named_without_the_region_its_name_begins_with() -> None:
     question = "甲校军攻下淡水城是在哪一天？"
     assert "惠阳淡水" in _analysis_on(rows, question).mention_set
     assert _answer_on(rows, question, "L1").answers == ("1925年2月15日",)
+    # … and it is the place, not the battle named after it, that a bare name means
+    town = [
+        ("甲州会战", "战役", "中心地点", "江苏甲州", "地点"),
+        ("甲州会战", "战役", "日军企图", "打通丙铁路", "类别"),
+        ("甲州会战", "战役", "中方参战部队", "第五战区", "组织机构"),
+        ("江苏甲州", "地点", "交通地位", "丙铁路与丁铁路交会处", "描述"),
+    ]
+    question = "甲州为什么是兵家必争之地——它在交通上处在什么位置？"
+    assert [m.key for m in _analysis_on(town, question).mentions] == ["江苏甲州"]
 
 
 def test_a_superior_is_what_a_unit_belongs_to() -> None:
