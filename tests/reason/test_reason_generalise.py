@@ -3747,3 +3747,16 @@ def test_codes_listed_after_a_name_are_its_variants_and_a_threshold_filters_them
     # names listed in full, filtered the same way
     listed = "甲-72A、甲-72B和甲-72B3这几种改进型里，战斗全重超过44吨的有哪几种？"
     assert sorted(_answer_on(rows, listed, "L3").answers) == ["甲-72B", "甲-72B3"]
+
+
+def test_a_description_read_as_the_whole_questions_best_chain_reads_it() -> None:
+    # `把甲号打沉的那种导弹是哪个设计局研制的`: of the description's close readings (the missile it carries, the one
+    # that sank it), the one the whole question's best chain passes through is the thing described
+    rows = [
+        ("甲号", "舰艇", "改装武器", "丁反舰导弹", "武器装备"),
+        ("丁反舰导弹", "武器装备", "研制单位", "戊科研生产联合体", "组织机构"),
+        ("甲号沉没事件", "事件", "沉没舰艇", "甲号", "舰艇"),
+        ("甲号沉没事件", "事件", "攻击武器", "乙反舰导弹", "武器装备"),
+        ("乙反舰导弹", "武器装备", "研制单位", "丙国家设计局", "组织机构"),
+    ]
+    assert _answer_on(rows, "把甲号打沉的那种导弹是哪个设计局研制的？").answers == ("丙国家设计局",)

@@ -6,8 +6,10 @@ that begins the rest (`…的那款验证机是哪家公司研制的`), describe
 about it. The clause is answered as a question
 of its own (`…的是哪一艘核潜艇`); when that picks exactly one thing, the rest is asked of it by name (`征服者号是哪个
 国家的`, a leading pronoun `其` / `它` replaced by the name). The evidence is the description's path followed by the
-rest's. Nothing comes of it — and the question goes to the other builders — when the description picks no single
-thing or the rest has no answer. A comparison clause (`…较早的那一艘`) is select-then-ask's (`reason/select.py`).
+rest's. Of the description's close readings, the one the whole question's best chain passes through is taken
+(`把“莫斯科”号打沉的那种导弹…`: the missile of the sinking, not one the ship carried). Nothing comes of it — and the
+question goes to the other builders — when the description picks no single thing or the rest has no answer. A
+comparison clause (`…较早的那一艘`) is select-then-ask's (`reason/select.py`).
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ _ASKING = re.compile("|".join([*sorted(INTERROGATIVES, key=len, reverse=True), *
 # what a pronoun opening the rest stands for, by how it is used: `其原型机` (its), `它是…` (it)
 _POSSESSIVE_PRONOUNS = ("其",)
 DESCRIPTIONS_LOOKED_AT = 1  # the description's best answer only: a second reading would be a guess
+AGREED_LOOKED_AT = 3  # … unless one of its first readings is what the whole question's best chain passes through
+AGREED_MARGIN = 0.8  # … and scores this close to the best
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +148,7 @@ def described_candidates(
     found: Described,
     ask: Callable[[str], list[Candidate]],
     picked_by: Candidate | None = None,
+    on_path: frozenset[str] = frozenset(),
 ) -> list[Candidate]:
     """The answers of the rest asked of the one thing the description picks (`ask(text)` answers a question on the
     same document; `picked_by`, when another builder picked the thing: a negated group's one member), each with the
@@ -156,7 +161,11 @@ def described_candidates(
         # thing, whatever the clause's best reading
         picked = [Candidate((node.name,), (found.named,), "", (), 0.0)]
     else:
-        picked = ask(found.description)[:DESCRIPTIONS_LOOKED_AT]
+        asked = ask(found.description)
+        # of the description's close readings, the one the whole question's best chain passes through
+        close = [c for c in asked[:AGREED_LOOKED_AT] if c.score >= asked[0].score - AGREED_MARGIN]
+        agreed = [c for c in close if len(c.answer_keys) == 1 and c.answer_keys[0] in on_path]
+        picked = (agreed or asked)[:DESCRIPTIONS_LOOKED_AT]
     if not picked or len(picked[0].answer_keys) != 1:
         return []
     thing = picked[0]

@@ -386,7 +386,11 @@ class Reasoner:
             if sides:
                 return sides, []
         if described is not None:
-            picked = described_candidates(index, q.question, described, lambda text: self._part_candidates(q, text))
+            whole = self._chains_and_groups(q, index, analysis, cfg)[0]
+            on_path = frozenset(n for ch in whole[0].chains for n in ch.nodes) if whole else frozenset()
+            picked = described_candidates(
+                index, q.question, described, lambda text: self._part_candidates(q, text), on_path=on_path
+            )
             if picked:
                 return picked, []
         if sel is not None:
