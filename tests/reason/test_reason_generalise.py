@@ -3760,3 +3760,18 @@ def test_a_description_read_as_the_whole_questions_best_chain_reads_it() -> None
         ("乙反舰导弹", "武器装备", "研制单位", "丙国家设计局", "组织机构"),
     ]
     assert _answer_on(rows, "把甲号打沉的那种导弹是哪个设计局研制的？").answers == ("丙国家设计局",)
+
+
+def test_a_part_named_after_its_whole_belongs_to_it() -> None:
+    # `隶属第2营的哪个连`: `第2营D连` is named after 第2营 — no triple needed to say whose it is; a variant named
+    # after its model (`甲-16B`) is no such part
+    rows = [
+        ("甲事件", "事件", "遇难人员", "乙某", "人物"),
+        ("甲事件", "事件", "所属战斗", "丙之战", "事件"),
+        ("乙某", "人物", "所属部队", "第2营D连", "部队"),
+        ("乙某", "人物", "军衔", "中尉", "军衔"),
+        ("丙之战", "事件", "阿方参战部队", "第25团C连", "部队"),
+        ("丙之战", "事件", "英方参战部队", "第2营", "部队"),
+    ]
+    question = "在所谓“甲事件”中遇难的那名军官，隶属第2营的哪个连？"
+    assert _answer_on(rows, question).answers == ("第2营D连",)

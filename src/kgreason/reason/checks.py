@@ -7,6 +7,7 @@ here and found true; the assembler verifies them again with `check_derived_tripl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -360,6 +361,11 @@ def _names_event_with(index: KGIndex, node: str, key: str, named: frozenset[str]
     )
 
 
+PART_NAMED_MIN_CHARS = 3  # a whole's name this long that starts a part's (`第2伞兵营` of `第2伞兵营D连`) says whose
+# … when the part's name goes on with a code and a one-character head (`D连`, `3营`; not a variant's `B` of `F-16B`)
+_PART_CODE = re.compile(r"[a-z0-9一二三四五六七八九十]{1,3}[\u4e00-\u9fff]")
+
+
 def check_entity(
     index: KGIndex,
     chain: Chain,
@@ -404,6 +410,9 @@ def check_entity(
         # A place named inside a node's name needs no triple (`日本` in `日本横须贺港`).
         if role == "place" and any(key in n and key != n for n in nodes):
             return Check("entity", role, text, True, note="named in the answer")
+        # … nor a part named after its whole (`第2伞兵营D连` of `第2伞兵营`: `隶属第2伞兵营的哪个连`)
+        if len(key) >= PART_NAMED_MIN_CHARS and nodes[0].startswith(key) and _PART_CODE.fullmatch(nodes[0][len(key) :]):
+            return Check("entity", role, text, True, note="named after it")
         # … nor a thing named inside the name of an event the chain passes through, beside another name the question
         # uses (`豹2` and `阿富汗` in `丹麦阿富汗部署豹2`): the question describes that event by the names it is
         # named after
