@@ -3775,3 +3775,14 @@ def test_a_part_named_after_its_whole_belongs_to_it() -> None:
     ]
     question = "在所谓“甲事件”中遇难的那名军官，隶属第2营的哪个连？"
     assert _answer_on(rows, question).answers == ("第2营D连",)
+
+
+def test_a_happening_the_relation_names_as_the_noun_asked_is_of_that_kind() -> None:
+    # `甲会战有哪些阶段`: the battles it 包含阶段 are its 阶段, though events are no answer to most nouns
+    rows = [
+        ("甲会战", "战役", "包含阶段", "乙阻击战", "战役"),
+        ("甲会战", "战役", "包含阶段", "丙保卫战", "战役"),
+        ("甲会战", "战役", "中心地点", "丁城", "地点"),
+        ("甲会战", "战役", "中方参战部队", "第五战区", "组织机构"),
+    ]
+    assert sorted(_answer_on(rows, "甲会战有哪些阶段？").answers) == ["丙保卫战", "乙阻击战"]

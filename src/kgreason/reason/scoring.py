@@ -404,9 +404,11 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     score = 0.0
     tw = analysis.type_word
     asks_no_event = analysis.person or (bool(tw) and kg_uses_noun(tw, index) and not analysis.type_word_names_events)
-    if asks_no_event and not analysis.asks_event and names_event_type(types):
+    named_role = bool(tw) and bool(chain.edges) and chain.edges[-1].forward and tw in normalize_text(rel)
+    if asks_no_event and not analysis.asks_event and names_event_type(types) and not named_role:
         # a happening is no person, unit, country or vehicle (`…的指挥官是谁` is not `…进攻`; `美军是哪个师` is not
-        # `托尔高会师`) — unless the noun asked is a kind of event in this KG (`哪起事故`, `哪项任务`)
+        # `托尔高会师`) — unless the noun asked is a kind of event in this KG (`哪起事故`, `哪项任务`), or the relation
+        # reaching it names it so (`包含阶段` for `有哪些阶段`)
         return -1.0
     if analysis.person:
         if names_person_type(types):
