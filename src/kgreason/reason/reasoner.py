@@ -387,7 +387,12 @@ class Reasoner:
                 return sides, []
         if described is not None:
             whole = self._chains_and_groups(q, index, analysis, cfg)[0]
-            on_path = frozenset(n for ch in whole[0].chains for n in ch.nodes) if whole else frozenset()
+            # (the nodes the whole question's best chain passes through on the way to its answer, not the answer)
+            on_path = (
+                frozenset(n for ch in whole[0].chains for n in ch.nodes) - set(whole[0].answer_keys)
+                if whole
+                else frozenset()
+            )
             picked = described_candidates(
                 index, q.question, described, lambda text: self._part_candidates(q, text), on_path=on_path
             )
