@@ -3786,3 +3786,16 @@ def test_a_happening_the_relation_names_as_the_noun_asked_is_of_that_kind() -> N
         ("甲会战", "战役", "中方参战部队", "第五战区", "组织机构"),
     ]
     assert sorted(_answer_on(rows, "甲会战有哪些阶段？").answers) == ["丙保卫战", "乙阻击战"]
+
+
+def test_a_superlative_inside_the_attribute_a_threshold_bounds_compares_nothing() -> None:
+    # `A、B、C和D这几型导弹中，最大射程超过150公里的有哪些`: `最大` is part of `最大射程`, bounded by the threshold
+    rows = [
+        ("甲-12", "武器装备", "最大射程", "约100公里", "数值"),
+        ("甲-15", "武器装备", "最大射程", "200公里以上", "数值"),
+        ("甲-15E", "武器装备", "最大射程", "145公里", "数值"),
+        ("甲-17", "武器装备", "最大射程", "约400公里", "数值"),
+    ]
+    question = "甲-12、甲-15、甲-15E和甲-17这几型导弹中，最大射程超过150公里的有哪些？"
+    assert _analysis_on(rows, question).form == "set"
+    assert sorted(_answer_on(rows, question, "L3").answers) == ["甲-15", "甲-17"]

@@ -562,6 +562,11 @@ def _word_goes_on(nq: str, at: int, mapped: MappedText | None) -> bool:
 _COMPARISON_WORDS = {**COMPARATIVE_WORDS, **ORDER_WORDS}  # longest first in the search: `最晚` before `晚`
 
 
+# an attribute's words and a numeric comparison word with its number (`射程超过150`)
+_COMPARATORS_LONGEST_FIRST = "|".join(sorted(NUMERIC_COMPARATORS, key=len, reverse=True))
+_THRESHOLD_AFTER = re.compile(rf"[\u4e00-\u9fff]{{1,6}}?(?:{_COMPARATORS_LONGEST_FIRST})了?[\d一二三四五六七八九十两]")
+
+
 def _comparison_in(
     nq: str,
     tail: str,
@@ -578,6 +583,8 @@ def _comparison_in(
         at = tail_start + i
         if n == 1 and words.get(tail[i], ("", ""))[0] == "quantity" and _word_goes_on(nq, at + 1, mapped):
             return True  # a bare `长` / `远` ends its phrase (`谁的航程长`): in `司令长官` it is no comparison
+        if _THRESHOLD_AFTER.match(nq, at + n):
+            return True  # `最大射程超过150公里`: the word is part of the attribute a threshold bounds
         return _in_how_many(tail, i, n) or any(m.start <= at and at + n <= m.end for m in names)
 
     for word in sorted(words, key=len, reverse=True):
