@@ -3799,3 +3799,14 @@ def test_a_superlative_inside_the_attribute_a_threshold_bounds_compares_nothing(
     question = "甲-12、甲-15、甲-15E和甲-17这几型导弹中，最大射程超过150公里的有哪些？"
     assert _analysis_on(rows, question).form == "set"
     assert sorted(_answer_on(rows, question, "L3").answers) == ["甲-15", "甲-17"]
+
+
+def test_how_thick_asks_a_diameter() -> None:
+    # `弹体有多粗`: a length whose relation names a diameter (`弹径`), not the missile's kind or length
+    rows = [
+        ("甲-15", "武器装备", "类型", "远程空空导弹", "类别"),
+        ("甲-15", "武器装备", "弹长", "4米", "数值"),
+        ("甲-15", "武器装备", "弹径", "203毫米", "数值"),
+        ("甲-15", "武器装备", "研制国家", "乙国", "国家"),
+    ]
+    assert _answer_on(rows, "甲-15的弹体有多粗？", "L1").answers == ("203毫米",)

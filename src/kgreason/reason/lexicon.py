@@ -518,6 +518,7 @@ NUMBER_QUESTION_PATTERNS: tuple[str, ...] = (
     r"多深",
     r"多宽",
     r"多厚",
+    r"多粗",
     r"几节",
     r"几马赫",
     r"几吨",
@@ -534,6 +535,7 @@ HOW_ADJECTIVE_UNITS: dict[str, str] = {
     "多深": "米",
     "多宽": "米",
     "多厚": "毫米",
+    "多粗": "毫米",
     "多重": "吨",
     "多快": "千米/小时",
 }
@@ -548,6 +550,7 @@ HOW_ADJECTIVE_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "多重": ("重", "质量"),
     "多快": ("速",),
     "多长": ("长",),
+    "多粗": ("径", "直径"),
 }
 # How much two values differ: a comparison word then how-many (`比B多出几架`, `提高了多少马力`), or a span
 # (`相隔多少年`, `过了几天`) — the answer is a difference computed in code (reason/arithmetic.py).
