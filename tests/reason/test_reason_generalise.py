@@ -3810,3 +3810,14 @@ def test_how_thick_asks_a_diameter() -> None:
         ("甲-15", "武器装备", "研制国家", "乙国", "国家"),
     ]
     assert _answer_on(rows, "甲-15的弹体有多粗？", "L1").answers == ("203毫米",)
+
+
+def test_taking_over_is_succeeding() -> None:
+    # `接手第30军的军长`: the 继任军长, not the commander before him
+    rows = [
+        ("第30军", "部队", "军长", "甲某", "人物"),
+        ("第30军", "部队", "继任军长", "乙某", "人物"),
+        ("乙某", "人物", "接任军长时间", "1942年7月7日", "时间"),
+        ("丙集团军", "部队", "下辖", "第30军", "部队"),
+    ]
+    assert _answer_on(rows, "1942年7月7日起接手第30军的军长是谁？", "L1").answers == ("乙某",)
