@@ -3821,3 +3821,10 @@ def test_taking_over_is_succeeding() -> None:
         ("丙集团军", "部队", "下辖", "第30军", "部队"),
     ]
     assert _answer_on(rows, "1942年7月7日起接手第30军的军长是谁？", "L1").answers == ("乙某",)
+
+
+def test_being_administered_by_is_belonging_to() -> None:
+    # `归哪家集团管辖`: 管辖 names the relation a unit belongs by (`隶属`)
+    from kgreason.reason.scoring import relation_match
+
+    assert relation_match("隶属", "研制|公司归|集团管辖").score >= 0.5
