@@ -22,6 +22,7 @@ from kgreason.reason.generate import modifier_heads, run_checks
 from kgreason.reason.negation import find_filtered_group
 from kgreason.reason.reasoner import Reasoner, verify_path
 from kgreason.reason.remarks import without_remarks
+from kgreason.reason.scoring import relation_match
 from kgreason.reason.select import find_selection
 
 ROWS: list[tuple[str, str, str, str, str]] = [
@@ -3825,6 +3826,4 @@ def test_taking_over_is_succeeding() -> None:
 
 def test_being_administered_by_is_belonging_to() -> None:
     # `归哪家集团管辖`: 管辖 names the relation a unit belongs by (`隶属`)
-    from kgreason.reason.scoring import relation_match
-
     assert relation_match("隶属", "研制|公司归|集团管辖").score >= 0.5
