@@ -589,9 +589,10 @@ def _order_candidate(
         valued.append((chain, sc, checks, options[best], named))
     # a member with no value under the words naming the attribute (a renamed ship's 更名时间 for `入役时间最晚`)
     # is not compared with those that have one
-    top_named = max((v[4] for v in valued), default=0.0)
-    if top_named >= ORDER_NAMED:
-        valued = [v for v in valued if v[4] >= ORDER_NAMED]
+    # (when two or more have one: a lone well-named value is no group to pick from)
+    named_ones = [v for v in valued if v[4] >= ORDER_NAMED]
+    if len(named_ones) >= 2:
+        valued = named_ones
     if len(valued) < 2:
         return None
     want_min = order.direction == "min"
