@@ -18,7 +18,7 @@ from kgreason.reason.reasoner import Reasoner
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_DATA = Path(os.environ.get("KGREASON_SHARED_DATA", ROOT.parent / "shared" / "data"))
 ITEMS = json.loads((ROOT / "benchmarks" / "data" / "paraphrases.json").read_text(encoding="utf-8"))
-PINNED = {"sample": 49, "ccks_ext_dev": 30}  # of 50 and 32 (28 before c674fcc)
+PINNED = {"sample": 49, "ccks_ext_dev": 31}  # of 50 and 32 (28 before c674fcc, 30 before 管辖 read as 隶属)
 # questions of shapes the data sets do not ask (benchmarks/bench_paraphrase.py explains)
 NEW_SHAPES = json.loads((ROOT / "benchmarks" / "data" / "new_shapes.json").read_text(encoding="utf-8"))
 # of 241 and 278 (224 and 263 before 517aadf and 1394c19; 265 before a name spelled in full won over a partial
