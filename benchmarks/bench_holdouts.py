@@ -122,16 +122,16 @@ FIRST_RUNS: dict[str, tuple[float, str]] = {
     "bn": (0.7914, "88c00c7"),
     "bo": (0.6543, "88c00c7"),
     # written at the same time into a folder not read until the session's rules were in; 88c00c7 is their first
-    # run, and at 3e2d695 (twenty-eight commits later) they scored the same: 30 of 48 both times
+    # run, and at 3e2d695 (twenty rules later) they scored the same: 30 of 48 both times
     "bp": (0.6174, "88c00c7"),
     "bq": (0.7658, "88c00c7"),
-    # written mid-session, run with the session's first eight rules (b727770): the same answers as on 88c00c7
+    # written mid-session, run with the session's first six rules (b727770): the same answers as on 88c00c7
     "br": (0.6809, "b727770"),  # 88c00c7: the same (16 right)
     "bs": (0.6481, "b727770"),  # 88c00c7: the same (13 right)
-    # written later, run with ten rules (73b315d): the same answers as on 88c00c7
+    # written later, run with eleven rules (73b315d): the same answers as on 88c00c7
     "bt": (0.7667, "73b315d"),  # 88c00c7: the same (16 right)
     "bu": (0.6436, "73b315d"),  # 88c00c7: the same (14 right)
-    # written late, run with twenty-three rules (e54be5c): bv gained one answer net (+2 −1), bw none
+    # written late, run with nineteen rules (e54be5c): bv gained one answer net (+2 −1), bw none
     "bv": (0.7640, "e54be5c"),  # 88c00c7: 0.7448 (17 right; e54be5c 18)
     "bw": (0.6824, "e54be5c"),  # 88c00c7: the same (14 right)
 }
