@@ -5,7 +5,8 @@ answer") does not apply to them. Each listed name is asked the rest of the quest
 joined to the question's other names by the relation words left?), with the yes/no builder's own evidence; the
 names that pass are the answer — every one for a set question, else the best-supported one. A comparison over the
 list (`A、B中射程最远的`) is the which-of builder's (`special.choice_candidates`), and a question without another
-name to join (`A、B中哪个是驱逐舰`) is left to the chain search.
+name to join (`A、B中哪个是驱逐舰`) is left to the chain search — unless it sets the members a threshold or a date
+(`A、B、C这几种改进型里，战斗全重超过44吨的有哪几种`): the members that meet it are the answer, with their values.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ def listed_candidates(
     if _filters_members(analysis, group):
         # (a name the list completes, `T-72的A、B`, is no other name to join to: the members meet the filter or not)
         filtered = _filtered_members(index, analysis, group)
-        if filtered or not any(m.key in set(key_starts(analysis)) for m in others):
+        starts = set(key_starts(analysis))
+        if filtered or not any(m.key in starts for m in others):
             return filtered, []
     passed: list[tuple[str, Candidate]] = []
     scored_all: list[ScoredChain] = []

@@ -23,9 +23,9 @@ def without_remarks(question: str, names: Collection[str]) -> str:
     """`question` without its bracketed remarks that leave something out (`names`: the KG's normalised names)."""
     out = question
     for m in reversed(list(_BRACKETED.finditer(question))):
-        inner = normalize_text(m.group(1))
         if not any(w in m.group(1) for w in EXCLUDING_REMARK_WORDS):
             continue
+        inner = normalize_text(m.group(1))
         before = normalize_text(question[: m.start()])[-NAME_CONTEXT_CHARS:]
         if any(before + inner in name for name in names):
             continue  # part of a name
