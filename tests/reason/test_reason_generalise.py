@@ -3827,3 +3827,21 @@ def test_taking_over_is_succeeding() -> None:
 def test_being_administered_by_is_belonging_to() -> None:
     # `归哪家集团管辖`: 管辖 names the relation a unit belongs by (`隶属`)
     assert relation_match("隶属", "研制|公司归|集团管辖").score >= 0.5
+
+
+def test_a_one_character_noun_the_counter_counts_is_asked_as_the_counter_asks() -> None:
+    # `甲型的几艘舰里，哪一艘是最后一个入役的`: ships by the end of their names (`…号`), not the aircraft they carry
+    rows = [
+        ("乙号", "武器装备", "所属型号", "甲型", "武器装备"),
+        ("丙号", "武器装备", "所属型号", "甲型", "武器装备"),
+        ("乙号", "武器装备", "服役时间", "1975年12月28日", "时间"),
+        ("丙号", "武器装备", "服役时间", "1987年12月20日", "时间"),
+        ("乙号", "武器装备", "舰载机", "丁-27", "武器装备"),
+        ("乙号", "武器装备", "舰载机", "戊-38", "武器装备"),
+        ("丁-27", "武器装备", "服役时间", "1982年", "时间"),
+        ("戊-38", "武器装备", "服役时间", "1977年", "时间"),
+        ("甲型", "武器装备", "类型", "载机巡洋舰", "类别"),
+    ]
+    question = "甲型的几艘舰里，哪一艘是最后一个入役的？"
+    assert _analysis_on(rows, question).type_word == "舰"
+    assert _answer_on(rows, question, "L3").answers == ("丙号",)
