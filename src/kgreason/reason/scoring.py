@@ -434,11 +434,11 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
             # whatever its name says
             score += w.type_match
         else:
-            counted = COUNTER_HEADS.get(analysis.thing_counter, ())
-            if tw in counted:
+            which_heads = COUNTER_HEADS.get(analysis.thing_counter, ())
+            if tw in which_heads:
                 # `几艘舰里，哪一艘`: a one-character noun the which-word's counter counts — a ship by the end of its
                 # name or KG type (`巴库号`), as `哪一艘` alone asks
-                fits = any(node.name.endswith(h) or any(t.endswith(h) for t in node.types) for h in counted)
+                fits = any(node.name.endswith(h) or any(t.endswith(h) for t in node.types) for h in which_heads)
                 kind = w.type_match if fits else -w.type_mismatch
             elif kg_uses_noun(tw, index):
                 kind = _type_word_score(tw, hay, w.type_match, w.type_mismatch)
