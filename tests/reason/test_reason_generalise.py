@@ -3845,3 +3845,17 @@ def test_a_one_character_noun_the_counter_counts_is_asked_as_the_counter_asks() 
     question = "甲型的几艘舰里，哪一艘是最后一个入役的？"
     assert _analysis_on(rows, question).type_word == "舰"
     assert _answer_on(rows, question, "L3").answers == ("丙号",)
+
+
+def test_a_value_against_a_multiple_of_another_is_computed() -> None:
+    # `甲军的阵亡人数是否超过了乙军阵亡人数的两倍`: the relations named for each side, 47 against 2 × 18
+    rows = [
+        ("丙之战", "战斗", "甲方阵亡人数", "约47人", "数值"),
+        ("丙之战", "战斗", "乙方阵亡人数", "18人", "数值"),
+        ("丙之战", "战斗", "参战方", "乙军", "组织"),
+        ("丙之战", "战斗", "发生地点", "丁地", "地点"),
+    ]
+    got = _answer_on(rows, "这一仗甲军的阵亡人数是否超过了乙军阵亡人数的两倍？", "L3")
+    assert got.answers == ("是",)
+    assert ("丙之战", "乙方阵亡人数", "18人") in [tuple(t) for t in got.main_path]
+    assert _answer_on(rows, "这一仗甲军的阵亡人数是否超过了乙军阵亡人数的三倍？", "L3").answers == ("否",)

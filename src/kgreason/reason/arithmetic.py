@@ -1,5 +1,7 @@
 """How much two values differ (`A比B多出几架`, `X之后过了几天，Y`, `相隔多少年`): the two things the question names,
-each one's best-named date or number (`attributes.attribute_options`), subtracted in code.
+each one's best-named date or number (`attributes.attribute_options`), subtracted in code. And whether one value
+exceeds a multiple of another (`A的阵亡人数是否超过了B阵亡人数的两倍`, `ratio_bool_candidates`): each side's words
+name a number of the KG (the relation, or the relation and its subject, that spells most of them), compared in code.
 
 The answer is the difference in the unit asked — days, months or years between two dates; the values' own unit
 otherwise — written as the conventions write counts (`origin="count"`). The evidence is both value triples and one
@@ -11,15 +13,27 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from kgreason.kg.compare import compare_quantities
 from kgreason.kg.dates import DateValue
-from kgreason.kg.index import KGIndex
+from kgreason.kg.index import Edge, KGIndex
+from kgreason.kg.numerals import cn_to_int
+from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import Quantity
 from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.checks import Check
-from kgreason.reason.lexicon import DIFFERENCE_PATTERNS, SPAN_PATTERN, TIME_SPAN_UNITS
+from kgreason.reason.lexicon import (
+    DIFFERENCE_PATTERNS,
+    RATIO_COMPARATORS,
+    SIDE_NAME_SUFFIXES,
+    SIDE_WORD,
+    SPAN_PATTERN,
+    TIME_SPAN_UNITS,
+    TIMES_WORD,
+)
 from kgreason.text.normalize import normalize_text
+from kgreason.text.overlap import longest_common_substring
 
 _DIFFERENCE = re.compile("|".join(DIFFERENCE_PATTERNS))
 # the words between the two sides: `A比B多出几架`, `X时，距离Y过去了几天`
@@ -161,3 +175,59 @@ def _difference(a: DateValue | Quantity, b: DateValue | Quantity, unit: str | No
         amount = abs(a.lo - b.lo) / (a.factor or 1.0)
         return str(int(amount)) if amount == int(amount) else f"{amount:g}"
     return None
+
+
+# `A…是否超过了B…的两倍`: the first side, the comparison word, the second side, the multiple
+_RATIO = re.compile(
+    rf"^(?P<left>.+?)(?:是否|是不是|有没有|有无)?(?P<cmp>{'|'.join(RATIO_COMPARATORS)})了?"
+    rf"(?P<right>.+?)的(?P<times>[\d一二两三四五六七八九十]+){TIMES_WORD}"
+)
+SIDE_NAMED_MIN_CHARS = 2  # the characters of a side's words a relation (with its subject) must spell to be its value
+
+
+def ratio_bool_candidates(index: KGIndex, analysis: Analysis) -> list[Candidate]:
+    """`这一仗阿军的阵亡人数是否超过了英军阵亡人数的两倍`: yes when the first side's number stands to the multiple of
+    the second's as the comparison word says; the evidence is both value triples. [] when the question is not so, or
+    either side's words name no number of the KG."""
+    if analysis.form != "bool":
+        return []
+    m = _RATIO.match(analysis.mapped.norm)
+    if m is None:
+        return []
+    raw = m.group("times")
+    times = int(raw) if raw.isdigit() else cn_to_int(raw)
+    if not times:
+        return []
+    factor = float(times)
+    left, right = _named_number(index, m.group("left")), _named_number(index, m.group("right"))
+    if left is None or right is None or left.triple is right.triple:
+        return []
+    a, b = index.quantity(left.dst), index.quantity(right.dst)
+    if a is None or b is None:
+        return []
+    scaled = Quantity(b.lo * factor, b.hi * factor, b.dimension, b.unit, b.factor, f"{b.text}×{factor:g}")
+    holds = compare_quantities(RATIO_COMPARATORS[m.group("cmp")], a, scaled)
+    if holds is None:
+        return []
+    main = (left.triple.spo, right.triple.spo)
+    chains = (Chain(left.src, (left,)), Chain(right.src, (right,)))
+    answer = "是" if holds else "否"
+    return [Candidate((answer,), (), "布尔", main, 1.0, chains, origin="bool")]
+
+
+def _named_number(index: KGIndex, words: str) -> Edge | None:
+    """The number of the KG that `words` (one side of a ratio) name best: the relation, with its subject's name, that
+    spells the most of them — a relation named for a side (`阿方阵亡人数`) by the side's first character (`阿军`)."""
+    best: tuple[int, Edge] | None = None
+    for t in index.triples:
+        obj = normalize_text(t.obj)
+        if index.quantity(obj) is None:
+            continue
+        rel, sub = normalize_text(t.relation), normalize_text(t.sub)
+        n, _ = longest_common_substring(rel, words)
+        own, _ = longest_common_substring(sub, words)
+        side = len(rel) > 2 and rel[1] == SIDE_WORD and any(rel[0] + w in words for w in SIDE_NAME_SUFFIXES)
+        score = n + (own if own >= SIDE_NAMED_MIN_CHARS else 0) + (1 if side else 0)
+        if n >= SIDE_NAMED_MIN_CHARS and (best is None or score > best[0]):
+            best = (score, next(e for e in index.edges(sub) if e.triple is t))
+    return best[1] if best is not None else None

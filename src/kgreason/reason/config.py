@@ -35,7 +35,7 @@ class ReasonerConfig:
             代号`; generate.matched_relation_anchors), below chains from linked names; also when it names nothing.
         differences: `A比B多出几架`, `X之后过了几天，Y`, `相隔多少年`: the best-named dates or numbers of the question's
             two sides are subtracted in code, and the difference (days / months / years between dates) is the answer
-            (reason/arithmetic.py).
+            (reason/arithmetic.py); likewise a yes/no on a multiple (`A是否超过了B的两倍`) is computed in code.
         single_fact_levels: difficulty labels whose questions state one fact (spec 000: L1 is single-hop): for
             them the search takes one hop, no entity checks run and only the question's own time / threshold /
             order wording becomes a constraint. Empty: the label is ignored (measured: the sample's and

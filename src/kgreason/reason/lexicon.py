@@ -552,6 +552,20 @@ HOW_ADJECTIVE_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "多长": ("长",),
     "多粗": ("径", "直径"),
 }
+# A yes/no on a ratio of two values (`A的阵亡人数是否超过了B阵亡人数的两倍`): the comparison words, the relation each
+# makes hold between the first value and the multiple of the second (reason/arithmetic.py), and the word after the
+# multiple
+RATIO_COMPARATORS: dict[str, str] = {
+    "超过": "数值大于",
+    "多于": "数值大于",
+    "高于": "数值大于",
+    "大于": "数值大于",
+    "达到": "数值不小于",
+    "不到": "数值小于",
+    "少于": "数值小于",
+    "低于": "数值小于",
+}
+TIMES_WORD = "倍"
 # How much two values differ: a comparison word then how-many (`比B多出几架`, `提高了多少马力`), or a span
 # (`相隔多少年`, `过了几天`) — the answer is a difference computed in code (reason/arithmetic.py).
 DIFFERENCE_PATTERNS: tuple[str, ...] = (

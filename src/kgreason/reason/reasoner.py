@@ -26,7 +26,7 @@ from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import in_counter
 from kgreason.llm.types import LLM
 from kgreason.reason.analysis import Analysis, analyze
-from kgreason.reason.arithmetic import asks_difference, difference_candidates
+from kgreason.reason.arithmetic import asks_difference, difference_candidates, ratio_bool_candidates
 from kgreason.reason.candidate import Candidate
 from kgreason.reason.config import ReasonerConfig
 from kgreason.reason.constraints import constraints_dict
@@ -375,6 +375,11 @@ class Reasoner:
         described: Described | None = None,
     ) -> tuple[list[Candidate], list[ScoredChain]]:
         cfg = self.config
+        if cfg.differences and analysis.form == "bool":
+            # `A是否超过了B的两倍`: one value against a multiple of another, computed in code
+            ratio = ratio_bool_candidates(index, analysis)
+            if ratio:
+                return ratio, []
         if cfg.differences and asks_difference(analysis):
             # `A比B多出几架`, `相隔多少年`: two values subtracted in code, whatever else the question's shape
             picked = difference_candidates(index, analysis)
