@@ -23,11 +23,10 @@ from kgreason.reason.analysis import Analysis
 from kgreason.reason.attributes import AttributeOption, attribute_options, option_score, value_less
 from kgreason.reason.candidate import Candidate, dedupe
 from kgreason.reason.checks import Check
+from kgreason.reason.kinds import names_side, relation_side
 from kgreason.reason.lexicon import (
     DIFFERENCE_PATTERNS,
     RATIO_COMPARATORS,
-    SIDE_NAME_SUFFIXES,
-    SIDE_WORD,
     SPAN_PATTERN,
     TIME_SPAN_UNITS,
     TIMES_WORD,
@@ -226,8 +225,8 @@ def _named_number(index: KGIndex, words: str) -> Edge | None:
         rel, sub = normalize_text(t.relation), normalize_text(t.sub)
         n, _ = longest_common_substring(rel, words)
         own, _ = longest_common_substring(sub, words)
-        side = len(rel) > 2 and rel[1] == SIDE_WORD and any(rel[0] + w in words for w in SIDE_NAME_SUFFIXES)
-        score = n + (own if own >= SIDE_NAMED_MIN_CHARS else 0) + (1 if side else 0)
+        side = relation_side(rel)
+        score = n + (own if own >= SIDE_NAMED_MIN_CHARS else 0) + (1 if side and names_side(words, side) else 0)
         if n >= SIDE_NAMED_MIN_CHARS and (best is None or score > best[0]):
-            best = (score, next(e for e in index.edges(sub) if e.triple is t))
+            best = (score, Edge.of(t, True))
     return best[1] if best is not None else None

@@ -14,6 +14,7 @@ from kgreason.reason.lexicon import (
     GENERIC_TIME_RELATIONS,
     ORGANISATION_TYPE_HINTS,
     PLACE_TYPE_WORDS,
+    SIDE_NAME_SUFFIXES,
     SIDE_WORD,
     THING_TYPE_HINTS,
     TYPE_RELATION_HINTS,
@@ -65,7 +66,18 @@ def country_initials(index: KGIndex) -> frozenset[str]:
 @lru_cache(maxsize=64)
 def side_relation_initials(index: KGIndex) -> frozenset[str]:
     """The sides the KG's relations are named for, by their first character (`日方参战兵力` -> 日); cached per KG."""
-    return frozenset(r[0] for r in index.relation_names if len(r) > 2 and r[1] == SIDE_WORD and is_han(r[0]))
+    return frozenset(side for r in index.relation_names if (side := relation_side(r)))
+
+
+def relation_side(relation: str) -> str:
+    """The side a (normalised) relation name is named for, by its first character (`日方参战兵力` -> 日), "" when
+    none."""
+    return relation[0] if len(relation) > 2 and relation[1] == SIDE_WORD and is_han(relation[0]) else ""
+
+
+def names_side(words: str, side: str) -> bool:
+    """The words name the side by its character and a side suffix (`日军`, `美方`)."""
+    return any(side + w in words for w in SIDE_NAME_SUFFIXES)
 
 
 def kind_word_after(index: KGIndex, key: str, text: str) -> int:

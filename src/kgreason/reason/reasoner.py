@@ -108,7 +108,6 @@ def _of_asked_kind(cands: list[Candidate], index: KGIndex, analysis: Analysis, c
     return not coarse or not _of_unasked_macro_kind(cands[0], index, _asked_macro_kinds(index, analysis))
 
 
-JOINED_MARGIN = 0.0  # how far below the best a candidate both names reach may be, and still go first
 KIND_MISMATCH = -1.0  # an answer-kind score this low: what the candidate answers cannot be what is asked
 
 
@@ -187,8 +186,9 @@ def _named_count_first(cands: list[Candidate], index: KGIndex, analysis: Analysi
 
 
 def _joined_first(cands: list[Candidate], index: KGIndex, analysis: Analysis) -> list[Candidate]:
-    """One fact asked of two names (`跟着右路军行动的那位苏联军事顾问叫什么`): among the best-scored candidates, one
-    that each name reaches in one triple goes first — the fact joins them (a single fact checks no other name)."""
+    """One fact asked of two names (`跟着右路军行动的那位苏联军事顾问叫什么`): among the candidates tied for the best
+    score, one that each name reaches in one triple goes first — the fact joins them (a single fact checks no other
+    name)."""
     mentioned = analysis.mention_set
     if len(mentioned) < 2 or not cands:
         return cands
@@ -199,9 +199,7 @@ def _joined_first(cands: list[Candidate], index: KGIndex, analysis: Analysis) ->
         near = {e.dst for e in index.edges(c.answer_keys[0])}
         return len(near & mentioned) >= 2
 
-    top = cands[0].score
-    best = [c for c in cands if c.score >= top - JOINED_MARGIN]
-    first = [c for c in best if joined(c)]
+    first = [c for c in cands if c.score == cands[0].score and joined(c)]
     return first + [c for c in cands if c not in first] if first else cands
 
 
@@ -390,14 +388,12 @@ class Reasoner:
             sides = side_comparison_candidates(index, analysis)
             if sides:
                 return sides, []
+        whole: tuple[list[Candidate], list[ScoredChain]] | None = None  # the plain chain search, once
         if described is not None:
-            whole = self._chains_and_groups(q, index, analysis, cfg)[0]
+            whole = self._chains_and_groups(q, index, analysis, cfg)
+            top = whole[0][0] if whole[0] else None
             # (the nodes the whole question's best chain passes through on the way to its answer, not the answer)
-            on_path = (
-                frozenset(n for ch in whole[0].chains for n in ch.nodes) - set(whole[0].answer_keys)
-                if whole
-                else frozenset()
-            )
+            on_path = frozenset(n for ch in top.chains for n in ch.nodes) - set(top.answer_keys) if top else frozenset()
             picked = described_candidates(
                 index, q.question, described, lambda text: self._part_candidates(q, text), on_path=on_path
             )
@@ -439,7 +435,7 @@ class Reasoner:
             if of_kind and all(c.features.get("answer_kind", 0.0) <= KIND_MISMATCH for c in one[0]):
                 return full  # nothing one hop reaches can be what is asked (a road for `有多长`): two hops may
             return full if of_kind and _every_hop_supported(best, full[1], cfg.weights.type_match) else one
-        return self._chains_and_groups(q, index, analysis, cfg)
+        return whole if whole is not None else self._chains_and_groups(q, index, analysis, cfg)
 
     def _chains_and_groups(
         self, q: Question, index: KGIndex, analysis: Analysis, cfg: ReasonerConfig

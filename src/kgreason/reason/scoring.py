@@ -21,7 +21,14 @@ from kgreason.kg.index import Edge, KGIndex
 from kgreason.kg.paths import Chain
 from kgreason.kg.quantities import in_counter, is_measure, parse_quantity
 from kgreason.reason.analysis import Analysis, kg_uses_noun
-from kgreason.reason.kinds import category_edges, category_values, macro_kind, side_relation_initials
+from kgreason.reason.kinds import (
+    category_edges,
+    category_values,
+    macro_kind,
+    names_side,
+    relation_side,
+    side_relation_initials,
+)
 from kgreason.reason.lexicon import (
     CATEGORY_TYPE_WORDS,
     CONVERSE_WORDS,
@@ -33,8 +40,6 @@ from kgreason.reason.lexicon import (
     PLACE_TYPE_HINTS,
     RELATION_SYNONYMS,
     SAME_KIND_HEADS,
-    SIDE_NAME_SUFFIXES,
-    SIDE_WORD,
     THING_TYPE_HINTS,
     TYPE_RELATION_HINTS,
     names_event_type,
@@ -438,8 +443,7 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
             if tw in which_heads:
                 # `几艘舰里，哪一艘`: a one-character noun the which-word's counter counts — a ship by the end of its
                 # name or KG type (`巴库号`), as `哪一艘` alone asks
-                fits = any(node.name.endswith(h) or any(t.endswith(h) for t in node.types) for h in which_heads)
-                kind = w.type_match if fits else -w.type_mismatch
+                kind = w.type_match if _ends_in(node.name, node.types, which_heads) else -w.type_mismatch
             elif kg_uses_noun(tw, index):
                 kind = _type_word_score(tw, hay, w.type_match, w.type_mismatch)
                 if kind < 0 and analysis.role_person_types & set(node.types):
@@ -470,8 +474,7 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     elif analysis.asks_thing and (counter_heads := COUNTER_HEADS.get(analysis.thing_counter)):
         # `哪一艘`: a ship, by the end of its name or KG type (`…号`, `两栖攻击舰`), not other equipment (a `舰炮` it
         # carries), a place or an event
-        fits = any(node.name.endswith(h) or any(t.endswith(h) for t in node.types) for h in counter_heads)
-        score += w.type_match if fits else -w.type_mismatch
+        score += w.type_match if _ends_in(node.name, node.types, counter_heads) else -w.type_mismatch
     elif analysis.asks_thing and any(h in types for h in THING_TYPE_HINTS):
         score += w.type_match  # `哪艘英国军舰` (a kind the KG does not name): a thing the KG types as equipment
     elif analysis.asks_thing and (
@@ -481,6 +484,11 @@ def answer_kind_score(index: KGIndex, chain: Chain, analysis: Analysis, weights:
     elif analysis.read_type and node.types:
         score += w.read_type if analysis.read_type in node.types else -w.read_type
     return score
+
+
+def _ends_in(name: str, types: tuple[str, ...], heads: tuple[str, ...]) -> bool:
+    """The node's name or one of its KG types ends in one of `heads` (what a counter counts: `…号`, `两栖攻击舰`)."""
+    return any(name.endswith(h) or any(t.endswith(h) for t in types) for h in heads)
 
 
 @lru_cache(maxsize=65536)
@@ -616,16 +624,16 @@ class ChainScorer:
         """`日方参战兵力` for `日军…投入了多少兵力`: a relation named for a side (a character and 方) that the question
         names as a side (that character and 军 or 方) fits; one for another side, when the question names one, does
         not (`中方参战兵力`: the `中` of `会战中` names no side)."""
-        rel = normalize_text(relation)
-        if len(rel) <= 2 or rel[1] != SIDE_WORD or not self._sides_named:
+        side = relation_side(normalize_text(relation))
+        if not side or not self._sides_named:
             return 0.0
-        return SIDE_FIT if rel[0] in self._sides_named else -SIDE_FIT
+        return SIDE_FIT if side in self._sides_named else -SIDE_FIT
 
     @cached_property
     def _sides_named(self) -> frozenset[str]:
         """The sides the question names (`日军`, `美方` -> 日, 美) among those the KG's relations are named for."""
         nq = self.analysis.mapped.norm
-        return frozenset(x for x in side_relation_initials(self.index) if any(x + w in nq for w in SIDE_NAME_SUFFIXES))
+        return frozenset(x for x in side_relation_initials(self.index) if names_side(nq, x))
 
     def _joins_another_mention(self, e: Edge) -> bool:
         """The hop enters an event that joins its start to another name of the question (`6纵…拿下垛庄`: `攻占垛庄`
